@@ -1,0 +1,13 @@
+# One image for every app; the command picks the process (see docker-compose.yml).
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production
+COPY package.json package-lock.json ./
+COPY tools ./tools
+COPY prisma ./prisma
+COPY prisma.config.ts ./
+RUN npm install --no-audit --no-fund --include=dev
+COPY . .
+RUN node tools/prisma-generate.mjs && node tools/build.mjs
+USER node
+CMD ["node", "dist/apps/gateway/src/main.js"]

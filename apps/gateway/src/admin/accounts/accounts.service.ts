@@ -1,0 +1,72 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CreditService } from '@gateway/billing';
+import { CreateAccountDto, CreditAccountDto, type AccountView } from '@gateway/contracts';
+import type { Account, PrismaClient } from '@gateway/db';
+import { GatewayError } from '../../errors/gateway-error';
+import { PRISMA } from '../../infrastructure/tokens';
+import { newAdminId } from '../shared/admin-id.util';
+import { parseAdminInput } from '../shared/admin-input.util';
+import { missingRecordAs } from '../shared/prisma-error.util';
+import { toAccountView } from './account-view.mapper';
+import type { CreditResultView } from './credit-result.view';
+import { UpdateAccountDto } from './update-account.dto';
+
+/** Accounts and their credits; money moves only through the billing library's ledger statements. */
+@Injectable()
+export class AccountsService {
+  constructor(
+    @Inject(PRISMA) private readonly prisma: PrismaClient,
+    private readonly credits: CreditService,
+  ) {}
+
+  async create(body: unknown): Promise<AccountView> {
+    const input = parseAdminInput(CreateAccountDto, body);
+    const row = await this.credits.createAccount({
+      id: newAdminId('acct'),
+      name: input.name,
+      overdraftLimitMicros: BigInt(input.overdraftLimitMicros),
+    });
+    return toAccountView(row);
+  }
+
+  async get(id: string): Promise<AccountView> {
+    return toAccountView(await this.findAccount(id));
+  }
+
+  async update(id: string, body: unknown): Promise<AccountView> {
+    const { name, overdraftLimitMicros } = parseAdminInput(UpdateAccountDto, body);
+    const row = await this.prisma.account
+      .update({
+        where: { id },
+        data: {
+          name,
+          ...(overdraftLimitMicros !== undefined ? { overdraftLimit: BigInt(overdraftLimitMicros) } : {}),
+        },
+      })
+      .catch(missingRecordAs(() => accountNotFound(id)));
+    return toAccountView(row);
+  }
+
+  /** Idempotent per `idempotencyKey`: a replay answers `applied: false` and changes nothing. */
+  async credit(id: string, body: unknown): Promise<CreditResultView> {
+    const input = parseAdminInput(CreditAccountDto, body);
+    await this.findAccount(id);
+    const { applied } = await this.credits.credit({
+      accountId: id,
+      amountMicros: BigInt(input.amountMicros),
+      idempotencyKey: input.idempotencyKey,
+      note: input.note,
+    });
+    return { applied, account: toAccountView(await this.findAccount(id)) };
+  }
+
+  private async findAccount(id: string): Promise<Account> {
+    const row = await this.prisma.account.findUnique({ where: { id } });
+    if (!row) throw accountNotFound(id);
+    return row;
+  }
+}
+
+function accountNotFound(id: string): GatewayError {
+  return new GatewayError('not_found', `No account has the id "${id}".`);
+}

@@ -1,0 +1,55 @@
+import type { Channel } from '@gateway/db';
+import { toChannelModelsColumn, toChannelView } from './channel-view.mapper';
+
+const SECRET_CIPHERTEXT = 'c2VhbGVkLXNlY3JldC1ieXRlcw==';
+
+function channelRow(overrides: Partial<Channel> = {}): Channel {
+  return {
+    id: 'ch_0123456789abcdef01234567',
+    type: 'kappa',
+    name: 'primary',
+    baseUrl: 'http://127.0.0.1:4010/kappa',
+    secretCiphertext: SECRET_CIPHERTEXT,
+    secretKeyVersion: 3,
+    secretTail: 'wxyz',
+    models: [{ model: 'kappa-2.0-flash' }, { model: 'kappa-pro', upstreamModel: 'kappa-pro-002' }],
+    priority: 5,
+    weight: 2,
+    status: 'enabled',
+    createdAt: new Date('2026-01-02T03:04:05.678Z'),
+    updatedAt: new Date('2026-01-03T00:00:00.000Z'),
+    ...overrides,
+  };
+}
+
+describe('toChannelView', () => {
+  it('shows the secret masked and nothing of its ciphertext or key version', () => {
+    const view = toChannelView(channelRow());
+    expect(view.secretMasked).toBe('••••wxyz');
+    const serialised = JSON.stringify(view);
+    expect(serialised).not.toContain(SECRET_CIPHERTEXT);
+    expect(view).not.toHaveProperty('secretCiphertext');
+    expect(view).not.toHaveProperty('secretKeyVersion');
+    expect(view).not.toHaveProperty('secretTail');
+  });
+
+  it('masks a short secret entirely (its tail is empty)', () => {
+    expect(toChannelView(channelRow({ secretTail: '' })).secretMasked).toBe('••••');
+  });
+
+  it('lists models with upstreamModel only where it differs, and dates in ISO 8601', () => {
+    const view = toChannelView(channelRow());
+    expect(view.models).toEqual([
+      { model: 'kappa-2.0-flash' },
+      { model: 'kappa-pro', upstreamModel: 'kappa-pro-002' },
+    ]);
+    expect(view.createdAt).toBe('2026-01-02T03:04:05.678Z');
+  });
+});
+
+describe('toChannelModelsColumn', () => {
+  it('writes plain objects without absent fields', () => {
+    const column = toChannelModelsColumn([{ model: 'a' }, { model: 'b', upstreamModel: 'b-1' }]);
+    expect(JSON.stringify(column)).toBe('[{"model":"a"},{"model":"b","upstreamModel":"b-1"}]');
+  });
+});

@@ -1,0 +1,37 @@
+import type { ChannelModelDto, ChannelStatus, ChannelView } from '@gateway/contracts';
+import { toMaskedSecret } from '@gateway/contracts';
+import type { Channel } from '@gateway/db';
+import { parseChannelModels } from '@gateway/routing';
+
+/** A channel row as the admin API shows it: the secret only masked, never its ciphertext. */
+export function toChannelView(row: Channel): ChannelView {
+  return {
+    id: row.id,
+    type: row.type,
+    name: row.name,
+    baseUrl: row.baseUrl,
+    secretMasked: toMaskedSecret(row.secretTail),
+    models: toChannelModelViews(row.models),
+    priority: row.priority,
+    weight: row.weight,
+    status: row.status as ChannelStatus,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** The `models` column as written by an operator: `upstreamModel` only where it differs. */
+function toChannelModelViews(column: unknown): ChannelModelDto[] {
+  return parseChannelModels(column).map(({ model, upstreamModel }) =>
+    upstreamModel === model ? { model } : { model, upstreamModel },
+  );
+}
+
+/** The `models` column from validated DTOs: plain JSON objects, without absent fields. */
+export function toChannelModelsColumn(
+  models: readonly ChannelModelDto[],
+): { model: string; upstreamModel?: string }[] {
+  return models.map(({ model, upstreamModel }) =>
+    upstreamModel === undefined ? { model } : { model, upstreamModel },
+  );
+}

@@ -1,0 +1,73 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Query,
+  UseGuards,
+} from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
+import { CreateKeyDto, CreatedKeyView, KeyView, UpdateKeyDto } from '@gateway/contracts';
+import { AdminTokenGuard } from '../../auth/admin-token.guard';
+import { KeyListQueryDto } from './key-list-query.dto';
+import { KeysService } from './keys.service';
+
+@ApiTags('admin')
+@ApiBearerAuth()
+@Controller('admin/keys')
+@UseGuards(AdminTokenGuard)
+export class KeysController {
+  constructor(private readonly keys: KeysService) {}
+
+  @Post()
+  @ApiOperation({ summary: 'Create an inference key; the whole key is in this answer only' })
+  @ApiBody({ type: CreateKeyDto })
+  @ApiCreatedResponse({ type: CreatedKeyView })
+  create(@Body() body: unknown): Promise<CreatedKeyView> {
+    return this.keys.create(body);
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'Keys, optionally of one account' })
+  @ApiQuery({ type: KeyListQueryDto })
+  @ApiOkResponse({ type: KeyView, isArray: true })
+  list(@Query() query: unknown): Promise<KeyView[]> {
+    return this.keys.list(query);
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'One key' })
+  @ApiOkResponse({ type: KeyView })
+  get(@Param('id') id: string): Promise<KeyView> {
+    return this.keys.get(id);
+  }
+
+  @Patch(':id')
+  @ApiOperation({ summary: 'Rename, disable, re-enable, change the expiry or the allowed models of a key' })
+  @ApiBody({ type: UpdateKeyDto })
+  @ApiOkResponse({ type: KeyView })
+  update(@Param('id') id: string, @Body() body: unknown): Promise<KeyView> {
+    return this.keys.update(id, body);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete a key' })
+  @ApiNoContentResponse({ description: 'Deleted; every instance refuses it within about a second.' })
+  remove(@Param('id') id: string): Promise<void> {
+    return this.keys.remove(id);
+  }
+}

@@ -1,0 +1,33 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { extractCredential, KeyResolver } from '@gateway/auth';
+import { GatewayError } from '../errors/gateway-error';
+import { routeFamilyOf } from '../errors/route-family';
+import { gatewayState } from '../http/gateway-request';
+
+const REJECTION_MESSAGES = {
+  missing: 'No API key provided. Send it as Authorization: Bearer <key>.',
+  unknown: 'The API key is not valid.',
+  disabled: 'The API key has been disabled.',
+  expired: 'The API key has expired.',
+} as const;
+
+/** Resolves the inference key (cached; no database query on a hit) and attaches it to the request. */
+@Injectable()
+export class ApiKeyGuard implements CanActivate {
+  constructor(private readonly keys: KeyResolver) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const family = routeFamilyOf(request.url) === 'native' ? 'native' : 'openai';
+    const credential = extractCredential(request.headers, request.query as Record<string, unknown>, family);
+    if (!credential) {
+      const hint = family === 'native' ? ' (or x-vendor-api-key: <key>, or ?key=<key>)' : '';
+      throw new GatewayError('unauthenticated', REJECTION_MESSAGES.missing.replace('.', `${hint}.`));
+    }
+    const resolution = await this.keys.resolve(credential);
+    if ('reason' in resolution) throw new GatewayError('unauthenticated', REJECTION_MESSAGES[resolution.reason]);
+    gatewayState(request).apiKey = resolution;
+    return true;
+  }
+}

@@ -1,0 +1,83 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type { GatewayConfig } from '@gateway/config';
+import { requestIdFrom } from '@gateway/observability';
+import { AppModule } from './app.module';
+import type { InfrastructureOptions } from './infrastructure/infrastructure.module';
+import { setupApiDocs } from './docs/api-docs';
+import { toGatewayError } from './errors/to-gateway-error';
+import { sendGatewayError } from './http/error-reply';
+import type { GatewayRequest } from './http/gateway-request';
+import { registerJsonBodyParser } from './http/json-body.parser';
+import { ResponseMetrics } from './http/response-metrics';
+import { LOGGER } from './infrastructure/tokens';
+
+export interface GatewayApp {
+  app: NestFastifyApplication;
+  fastify: FastifyInstance;
+  logger: Logger;
+  /** Stops accepting, lets in-flight requests finish (up to the grace period), then closes connections. */
+  shutdown(): Promise<void>;
+}
+
+function requestIdOf(request: { headers: Record<string, string | string[] | undefined> }): string {
+  const header = request.headers['x-request-id'];
+  return requestIdFrom(Array.isArray(header) ? header[0] : header);
+}
+
+export async function createGatewayApp(config: GatewayConfig, options: InfrastructureOptions = {}): Promise<GatewayApp> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: config.jsonBodyLimitBytes,
+    genReqId: requestIdOf,
+    requestIdHeader: false,
+    return503OnClosing: true,
+    keepAliveTimeout: 65_000,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forConfig(config, options), adapter, {
+    logger: ['error', 'warn'],
+    bodyParser: false,
+  });
+  const fastify = app.getHttpAdapter().getInstance();
+  const logger = app.get<Logger>(LOGGER);
+  const responseMetrics = app.get(ResponseMetrics);
+
+  registerJsonBodyParser(fastify, config.jsonBodyLimitBytes);
+  fastify.addHook('onRequest', (request, reply, done) => {
+    (request as GatewayRequest).gateway = { startedAt: Date.now() };
+    reply.header('x-request-id', request.id);
+    done();
+  });
+  fastify.addHook('onResponse', (request, reply, done) => {
+    const durationMs = Date.now() - (request as GatewayRequest).gateway.startedAt;
+    responseMetrics.observe(request, reply.statusCode, durationMs);
+    logRequest(logger, request, reply.statusCode, durationMs);
+    done();
+  });
+  // Errors raised before a controller runs (body parsing, size limits) never reach Nest's filters.
+  fastify.setErrorHandler((error, request, reply) => {
+    sendGatewayError(request, reply, toGatewayError(error, config.jsonBodyLimitBytes));
+  });
+  setupApiDocs(app);
+  await app.init();
+  await fastify.ready();
+
+  let closing: Promise<void> | undefined;
+  const shutdown = () =>
+    (closing ??= (async () => {
+      const grace = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceMs).unref());
+      await Promise.race([fastify.close(), grace]);
+      await app.close();
+    })());
+  return { app, fastify, logger, shutdown };
+}
+
+function logRequest(logger: Logger, request: FastifyRequest, status: number, durationMs: number): void {
+  if (request.url === '/metrics' || request.url === '/healthz') return;
+  logger.info(
+    { requestId: request.id, method: request.method, route: request.routeOptions.url, status, durationMs },
+    'request',
+  );
+}

@@ -1,0 +1,71 @@
+/**
+ * The one internal error type. Everything the gateway refuses or fails with becomes a GatewayError;
+ * a renderer per route family turns it into that family's wire envelope.
+ */
+export type GatewayErrorCode =
+  | 'invalid_request'
+  | 'invalid_json'
+  | 'unsupported_media_type'
+  | 'payload_too_large'
+  | 'unauthenticated'
+  | 'permission_denied'
+  | 'model_not_allowed'
+  | 'not_found'
+  | 'model_not_found'
+  | 'insufficient_balance'
+  | 'rate_limited'
+  | 'content_policy'
+  | 'upstream_bad_request'
+  | 'upstream_unavailable'
+  | 'upstream_timeout'
+  | 'service_unavailable'
+  | 'internal';
+
+const HTTP_STATUS_BY_CODE: Record<GatewayErrorCode, number> = {
+  invalid_request: 400,
+  invalid_json: 400,
+  unsupported_media_type: 400,
+  payload_too_large: 413,
+  unauthenticated: 401,
+  permission_denied: 403,
+  model_not_allowed: 403,
+  not_found: 404,
+  model_not_found: 404,
+  insufficient_balance: 402,
+  rate_limited: 429,
+  content_policy: 400,
+  upstream_bad_request: 400,
+  upstream_unavailable: 503,
+  upstream_timeout: 504,
+  service_unavailable: 503,
+  internal: 500,
+};
+
+export interface GatewayErrorOptions {
+  /** The request field the error is about, written like the wire (`contents[0].parts`). */
+  param?: string;
+  retryAfterMs?: number;
+  cause?: unknown;
+}
+
+export class GatewayError extends Error {
+  readonly httpStatus: number;
+
+  constructor(
+    readonly code: GatewayErrorCode,
+    message: string,
+    readonly options: GatewayErrorOptions = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = 'GatewayError';
+    this.httpStatus = HTTP_STATUS_BY_CODE[code];
+  }
+
+  get param(): string | undefined {
+    return this.options.param;
+  }
+
+  static invalidRequest(message: string, param?: string): GatewayError {
+    return new GatewayError('invalid_request', message, { param });
+  }
+}

@@ -1,0 +1,53 @@
+import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import type Redis from 'ioredis';
+import type { Pool } from 'pg';
+import type { GatewayMetrics } from '@gateway/observability';
+import { PG_POOL, METRICS, REDIS } from '../infrastructure/tokens';
+import { QueueDepthSampler } from './queue-depth.sampler';
+
+const READINESS_TIMEOUT_MS = 2000;
+
+function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`${what} did not answer in time`)), READINESS_TIMEOUT_MS).unref()),
+  ]);
+}
+
+@ApiExcludeController()
+@Controller()
+export class HealthController {
+  constructor(
+    @Inject(PG_POOL) private readonly pool: Pool,
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(METRICS) private readonly metrics: GatewayMetrics,
+    private readonly queueDepth: QueueDepthSampler,
+  ) {}
+
+  /** Liveness: the process serves HTTP. */
+  @Get('healthz')
+  health() {
+    return { status: 'ok' };
+  }
+
+  /** Readiness: Postgres and Redis both answer; 503 naming the one that does not. */
+  @Get('readyz')
+  async ready(@Res() reply: FastifyReply): Promise<void> {
+    const checks = await Promise.allSettled([
+      withTimeout(this.pool.query('select 1'), 'postgres'),
+      withTimeout(this.redis.ping(), 'redis'),
+    ]);
+    const [postgres, redis] = checks.map((check) => (check.status === 'fulfilled' ? 'ok' : String(check.reason)));
+    const ready = postgres === 'ok' && redis === 'ok';
+    reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks: { postgres, redis } });
+  }
+
+  @Get('metrics')
+  @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
+  async prometheus(): Promise<string> {
+    await this.queueDepth.sample();
+    return this.metrics.registry.metrics();
+  }
+}

@@ -1,0 +1,31 @@
+import { ArgumentsHost, Catch, ExceptionFilter, Inject } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type { GatewayConfig } from '@gateway/config';
+import { toGatewayError } from '../errors/to-gateway-error';
+import { CONFIG, LOGGER } from '../infrastructure/tokens';
+import { sendGatewayError } from './error-reply';
+
+/** Every error a controller throws leaves as the route family's envelope; internals are logged, never shown. */
+@Catch()
+export class GatewayExceptionFilter implements ExceptionFilter {
+  constructor(
+    @Inject(CONFIG) private readonly config: GatewayConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    const error = toGatewayError(exception, this.config.jsonBodyLimitBytes);
+    if (error.code === 'internal') {
+      this.logger.error({ err: exception, requestId: request.id, url: request.url }, 'unhandled error');
+    }
+    if (reply.sent || reply.raw.headersSent) {
+      reply.raw.destroy();
+      return;
+    }
+    sendGatewayError(request, reply, error);
+  }
+}

@@ -1,0 +1,16 @@
+import type { FastifyRequest } from 'fastify';
+import type { ResolvedKey } from '@gateway/auth';
+
+/** What the gateway attaches to a Fastify request on its way through. */
+export interface GatewayRequestState {
+  /** The client's JSON body exactly as received, for byte-exact pass-through. */
+  rawBody?: Buffer;
+  apiKey?: ResolvedKey;
+  startedAt: number;
+}
+
+export type GatewayRequest = FastifyRequest & { gateway: GatewayRequestState };
+
+export function gatewayState(request: FastifyRequest): GatewayRequestState {
+  return (request as GatewayRequest).gateway;
+}

@@ -1,0 +1,149 @@
+import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Queue } from 'bullmq';
+import Redis from 'ioredis';
+import type { Pool } from 'pg';
+import type { DestinationStream, Logger } from 'pino';
+import { KeyResolver, keyInvalidationChannel } from '@gateway/auth';
+import { CreditService, HoldService, PriceBook, SettlementService } from '@gateway/billing';
+import type { GatewayConfig } from '@gateway/config';
+import { createPgPool, createPrismaClient, PrismaClient } from '@gateway/db';
+import { createMetrics, createLogger } from '@gateway/observability';
+import { createUndiciHttpClient } from '@gateway/providers-core';
+import { ChannelCatalog, channelChangesChannel, CircuitBreaker } from '@gateway/routing';
+import { QUEUE_NAMES } from '@gateway/tasks';
+import {
+  CONFIG,
+  LOGGER,
+  METRICS,
+  PG_POOL,
+  PRISMA,
+  REDIS,
+  REDIS_SUBSCRIBER,
+  SETTLEMENT_QUEUE,
+  UPSTREAM_HTTP,
+} from './tokens';
+
+export interface InfrastructureOptions {
+  /** Where log lines go; standard output when absent (tests read them back). */
+  logDestination?: DestinationStream;
+}
+
+const CHANNEL_REFRESH_MS = 30_000;
+
+/**
+ * Connections and the long-lived services built on them. One pg pool serves Prisma and the hot
+ * statements; one Redis connection serves commands and BullMQ producers; one more subscribes.
+ */
+@Global()
+@Module({})
+export class InfrastructureModule implements OnApplicationShutdown {
+  static forConfig(config: GatewayConfig, options: InfrastructureOptions = {}) {
+    return {
+      module: InfrastructureModule,
+      providers: [
+        { provide: CONFIG, useValue: config },
+        { provide: LOGGER, useFactory: () =>
+            createLogger({ level: config.logLevel, name: 'gateway', destination: options.logDestination }),
+        },
+        { provide: METRICS, useFactory: () => createMetrics() },
+        { provide: PG_POOL, useFactory: () => createPgPool(config.databaseUrl, config.databasePoolSize) },
+        { provide: PRISMA, inject: [PG_POOL], useFactory: (pool: Pool) => createPrismaClient(pool) },
+        { provide: REDIS, useFactory: () => new Redis(config.redisUrl, { maxRetriesPerRequest: null }) },
+        { provide: REDIS_SUBSCRIBER, useFactory: () => new Redis(config.redisUrl, { maxRetriesPerRequest: null }) },
+        {
+          provide: UPSTREAM_HTTP,
+          useFactory: () => createUndiciHttpClient({ headersTimeoutMs: config.upstreamHeadersTimeoutMs }),
+        },
+        {
+          provide: SETTLEMENT_QUEUE,
+          inject: [REDIS],
+          useFactory: (redis: Redis) =>
+            new Queue(QUEUE_NAMES.textSettlement, { connection: redis, prefix: config.redisPrefix }),
+        },
+        {
+          provide: KeyResolver,
+          inject: [PRISMA, REDIS_SUBSCRIBER, REDIS],
+          useFactory: (prisma: PrismaClient, subscriber: Redis, publisher: Redis) =>
+            new KeyResolver(prisma, subscriber, publisher, {
+              ttlMs: config.keyCacheTtlMs,
+              channelName: keyInvalidationChannel(config.redisPrefix),
+            }),
+        },
+        {
+          provide: ChannelCatalog,
+          inject: [PRISMA, REDIS_SUBSCRIBER, REDIS, LOGGER],
+          useFactory: (prisma: PrismaClient, subscriber: Redis, publisher: Redis, logger: Logger) =>
+            new ChannelCatalog(prisma, subscriber, publisher, {
+              keyring: config.masterKeys.keys,
+              channelName: channelChangesChannel(config.redisPrefix),
+              refreshIntervalMs: CHANNEL_REFRESH_MS,
+              logger,
+            }),
+        },
+        {
+          provide: CircuitBreaker,
+          inject: [REDIS, REDIS_SUBSCRIBER, LOGGER],
+          useFactory: (redis: Redis, subscriber: Redis, logger: Logger) =>
+            new CircuitBreaker(redis, subscriber, {
+              prefix: config.redisPrefix,
+              failureThreshold: config.circuitFailureThreshold,
+              windowMs: config.circuitWindowMs,
+              cooldownMs: config.circuitCooldownMs,
+              logger,
+            }),
+        },
+        { provide: PriceBook, inject: [PRISMA], useFactory: (prisma: PrismaClient) => new PriceBook(prisma) },
+        { provide: HoldService, inject: [PG_POOL], useFactory: (pool: Pool) => new HoldService(pool) },
+        {
+          provide: SettlementService,
+          inject: [PG_POOL, PRISMA],
+          useFactory: (pool: Pool, prisma: PrismaClient) => new SettlementService(pool, prisma),
+        },
+        {
+          provide: CreditService,
+          inject: [PRISMA],
+          useFactory: (prisma: PrismaClient) => new CreditService(prisma),
+        },
+      ],
+      exports: [
+        CONFIG,
+        LOGGER,
+        METRICS,
+        PG_POOL,
+        PRISMA,
+        REDIS,
+        REDIS_SUBSCRIBER,
+        UPSTREAM_HTTP,
+        SETTLEMENT_QUEUE,
+        KeyResolver,
+        ChannelCatalog,
+        CircuitBreaker,
+        PriceBook,
+        HoldService,
+        SettlementService,
+        CreditService,
+      ],
+    };
+  }
+
+  constructor(
+    @Inject(PG_POOL) private readonly pool: Pool,
+    @Inject(PRISMA) private readonly prisma: PrismaClient,
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS_SUBSCRIBER) private readonly subscriber: Redis,
+    @Inject(SETTLEMENT_QUEUE) private readonly settlementQueue: Queue,
+    @Inject(UPSTREAM_HTTP) private readonly http: { close(): Promise<void> },
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /** Runs after every other provider's shutdown hook: connections close last. */
+  async onApplicationShutdown(): Promise<void> {
+    await this.settlementQueue.close();
+    await this.http.close();
+    await this.prisma.$disconnect();
+    await this.pool.end();
+    this.subscriber.disconnect();
+    await this.redis.quit();
+    this.logger.info('connections closed');
+  }
+}

@@ -1,0 +1,10 @@
+/** Injection tokens of the gateway's infrastructure (values that are not Nest classes). */
+export const CONFIG = Symbol('CONFIG');
+export const LOGGER = Symbol('LOGGER');
+export const METRICS = Symbol('METRICS');
+export const PG_POOL = Symbol('PG_POOL');
+export const PRISMA = Symbol('PRISMA');
+export const REDIS = Symbol('REDIS');
+export const REDIS_SUBSCRIBER = Symbol('REDIS_SUBSCRIBER');
+export const UPSTREAM_HTTP = Symbol('UPSTREAM_HTTP');
+export const SETTLEMENT_QUEUE = Symbol('SETTLEMENT_QUEUE');

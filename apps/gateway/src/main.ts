@@ -1,0 +1,26 @@
+import { loadConfig } from '@gateway/config';
+import { createGatewayApp } from './bootstrap';
+
+async function main(): Promise<void> {
+  const config = loadConfig(process.env);
+  const { fastify, logger, shutdown } = await createGatewayApp(config);
+  await fastify.listen({ port: config.port, host: config.host });
+  logger.info({ port: config.port }, 'gateway listening');
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      logger.info({ signal }, 'shutting down');
+      shutdown().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+    });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,33 @@
+import { ChatCompletionRequestDto, describeProblems, validateBody } from '@gateway/contracts';
+import { GatewayError } from '../errors/gateway-error';
+import type { TextIngress } from './text-ingress';
+
+interface ChatRequestShape {
+  model: string;
+  stream?: boolean;
+  stream_options?: { include_usage?: boolean };
+  max_tokens?: number;
+  max_completion_tokens?: number;
+  n?: number;
+}
+
+/** Validates an OpenAI-style chat completion request and describes it for the text pipeline. */
+export function toOpenAiIngress(body: unknown, rawBody: Buffer | undefined): TextIngress {
+  const validation = validateBody(ChatCompletionRequestDto, body);
+  if (!validation.ok) {
+    throw GatewayError.invalidRequest(describeProblems(validation.problems), validation.problems[0]?.field);
+  }
+  const request = body as ChatRequestShape & Record<string, unknown>;
+  return {
+    dialect: 'openai',
+    route: '/v1/chat/completions',
+    model: request.model,
+    request,
+    rawBody,
+    framing: request.stream === true ? 'openai-sse' : undefined,
+    includeUsage: request.stream_options?.include_usage === true,
+    maxOutputTokens: request.max_completion_tokens ?? request.max_tokens,
+    candidateCount: request.n ?? 1,
+    promptBytes: rawBody?.length ?? 0,
+  };
+}

@@ -1,0 +1,99 @@
+import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
+import type { Queue } from 'bullmq';
+import type { Logger } from 'pino';
+import { SettlementService, type RequestLogInput, type SettlementInput } from '@gateway/billing';
+import { TEXT_SETTLEMENT_JOB_NAME, textSettlementJobOptions, toSettlementJob } from '@gateway/tasks';
+import { LOGGER, SETTLEMENT_QUEUE } from '../infrastructure/tokens';
+
+const MAX_BATCH = 256;
+
+/**
+ * Settlements and request logs are written after the response, off the hot path, batched: while one
+ * write is in flight the next ones gather, so under load one transaction settles many requests. A
+ * batch the database refuses is handed to worker-text through a durable queue; if even that fails,
+ * the holds stay open and the hold reaper of worker-text settles them when they expire. So a hold is
+ * never left behind and never settled twice (settlement is idempotent per request id).
+ */
+@Injectable()
+export class SettlementRecorder implements BeforeApplicationShutdown {
+  private settlements: SettlementInput[] = [];
+  private logsWithoutHold: RequestLogInput[] = [];
+  private flushing: Promise<void> | undefined;
+
+  constructor(
+    private readonly settlementService: SettlementService,
+    @Inject(SETTLEMENT_QUEUE) private readonly queue: Queue,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  settle(item: SettlementInput): void {
+    this.settlements.push(item);
+    this.scheduleFlush();
+  }
+
+  /** A request that was refused before any hold still gets its log row. */
+  logWithoutHold(log: RequestLogInput): void {
+    this.logsWithoutHold.push(log);
+    this.scheduleFlush();
+  }
+
+  /** Resolves when everything recorded so far has been written or handed off. */
+  async drain(): Promise<void> {
+    while (this.flushing) await this.flushing;
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.drain();
+  }
+
+  private scheduleFlush(): void {
+    this.flushing ??= new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.flush())
+      .finally(() => {
+        this.flushing = undefined;
+      });
+  }
+
+  private async flush(): Promise<void> {
+    while (this.settlements.length > 0 || this.logsWithoutHold.length > 0) {
+      const batch = this.settlements.splice(0, MAX_BATCH);
+      const logs = this.logsWithoutHold.splice(0, MAX_BATCH);
+      if (batch.length > 0) await this.writeSettlements(batch);
+      for (const log of logs) await this.writeLog(log);
+    }
+  }
+
+  private async writeSettlements(batch: SettlementInput[]): Promise<void> {
+    try {
+      await this.settlementService.settleMany(batch);
+    } catch (error) {
+      this.logger.warn({ err: error, count: batch.length }, 'inline settlement failed; handing off to worker-text');
+      await this.handOff(batch);
+    }
+  }
+
+  private async handOff(batch: SettlementInput[]): Promise<void> {
+    try {
+      await this.queue.addBulk(
+        batch.map((item) => ({
+          name: TEXT_SETTLEMENT_JOB_NAME,
+          data: toSettlementJob(item),
+          opts: textSettlementJobOptions(item.requestId),
+        })),
+      );
+    } catch (error) {
+      this.logger.error(
+        { err: error, requestIds: batch.map((item) => item.requestId) },
+        'settlement hand-off failed; the hold reaper will settle these holds when they expire',
+      );
+    }
+  }
+
+  private async writeLog(log: RequestLogInput): Promise<void> {
+    try {
+      await this.settlementService.recordWithoutHold(log);
+    } catch (error) {
+      this.logger.error({ err: error, requestId: log.requestId }, 'request log write failed');
+    }
+  }
+}

@@ -1,0 +1,339 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type { ResolvedKey } from '@gateway/auth';
+import { HoldService, PriceBook, textCostMicros, type RequestLogInput } from '@gateway/billing';
+import type { GatewayConfig } from '@gateway/config';
+import {
+  systemClock,
+  UpstreamError,
+  type AdapterContext,
+  type TextStream,
+  type TextStreamEvent,
+  type TokenUsage,
+  type UpstreamHttpClient,
+} from '@gateway/providers-core';
+import { ChannelCatalog, CircuitBreaker, type ChannelCandidate } from '@gateway/routing';
+import { errorBodyFor } from '../errors/error-envelope.renderer';
+import { GatewayError } from '../errors/gateway-error';
+import { routeFamilyOf } from '../errors/route-family';
+import { sendGatewayError } from '../http/error-reply';
+import { gatewayState } from '../http/gateway-request';
+import { CONFIG, LOGGER, UPSTREAM_HTTP } from '../infrastructure/tokens';
+import { FailoverExhaustedError, toClientError, withChannelFailover } from './channel-failover';
+import { textCharsInChunk, usageForEndedStream } from './partial-usage.util';
+import { SettlementRecorder } from './settlement-recorder';
+import { createStreamFramer } from './stream-framing';
+import { admitTextRequest, type AdmittedCandidate, type TextAdmission } from './text-admission';
+import type { TextIngress } from './text-ingress';
+import { ResponseMetrics } from '../http/response-metrics';
+
+/**
+ * Translation rules that changed the request travel back in one header, so a client sees, for
+ * example, that its safety settings could not be forwarded to an OpenAI-style channel.
+ */
+function translationWarningHeader(warnings: readonly string[]): Record<string, string> {
+  return warnings.length === 0 ? {} : { 'x-gateway-warning': warnings.join(' | ').replace(/[^\x20-\x7e]/g, '?') };
+}
+
+/** The outcome of one request, for its settlement and its log row. */
+interface RequestOutcome {
+  httpStatus: number;
+  endReason: string;
+  usage?: TokenUsage;
+  channelId?: string;
+  attempts: number;
+  ttfbMs?: number;
+}
+
+interface OpenedStream {
+  admitted: AdmittedCandidate;
+  upstream: TextStream;
+  iterator: AsyncIterator<TextStreamEvent>;
+  first: IteratorResult<TextStreamEvent>;
+}
+
+/**
+ * One text request from admission to settlement: hold → channel attempts with failover → answer
+ * (whole, or streamed chunk by chunk without buffering) → exactly one settlement after the answer.
+ */
+@Injectable()
+export class TextGenerationService {
+  constructor(
+    private readonly catalog: ChannelCatalog,
+    private readonly breaker: CircuitBreaker,
+    private readonly prices: PriceBook,
+    private readonly holds: HoldService,
+    private readonly recorder: SettlementRecorder,
+    private readonly responseMetrics: ResponseMetrics,
+    @Inject(UPSTREAM_HTTP) private readonly http: UpstreamHttpClient,
+    @Inject(CONFIG) private readonly config: GatewayConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async handle(ingress: TextIngress, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const state = gatewayState(request);
+    const key = state.apiKey as ResolvedKey;
+    const identity = { responseId: `resp_${randomUUID().replace(/-/g, '')}`, createdSeconds: Math.floor(Date.now() / 1000) };
+    let admission: TextAdmission;
+    try {
+      admission = admitTextRequest(
+        ingress,
+        key,
+        this.catalog.candidatesFor(ingress.model),
+        this.prices.priceFor(ingress.model),
+        identity,
+      );
+    } catch (error) {
+      this.recordRefusal(ingress, request, key, error);
+      throw error;
+    }
+    const hold = await this.holds.take({
+      requestId: request.id,
+      accountId: key.accountId,
+      keyId: key.id,
+      model: ingress.model,
+      route: ingress.route,
+      amount: admission.holdMicros,
+      ttlMs: this.config.holdTtlMs,
+    });
+    if (!hold.ok) {
+      const error = new GatewayError(
+        'insufficient_balance',
+        'The account balance is too low for this request. Add credit or lower maxOutputTokens / max_tokens.',
+      );
+      this.recordRefusal(ingress, request, key, error);
+      throw error;
+    }
+
+    const abort = new AbortController();
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) abort.abort(new Error('client disconnected'));
+    });
+    const outcome = ingress.framing
+      ? await this.streamAnswer(ingress, admission, request, reply, abort.signal)
+      : await this.wholeAnswer(admission, request, reply, abort.signal);
+    this.settle(ingress, request, key, admission, outcome);
+  }
+
+  private async wholeAnswer(
+    admission: TextAdmission,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    signal: AbortSignal,
+  ): Promise<RequestOutcome> {
+    try {
+      const { value, candidate, attempts } = await this.withFailover(admission, async (admitted) => ({
+        admitted,
+        response: await admitted.adapter.generate(
+          admitted.bridge.toCall(admitted.candidate.upstreamModel),
+          this.adapterContext(admitted.candidate, signal),
+        ),
+      }));
+      const body = value.admitted.bridge.toClientBody(value.response);
+      reply
+        .code(200)
+        .headers(translationWarningHeader(value.admitted.bridge.warnings))
+        .header('content-type', 'application/json; charset=utf-8')
+        .send(body);
+      return {
+        httpStatus: 200,
+        endReason: value.response.promptBlockReason ? 'prompt_blocked' : 'completed',
+        usage: value.response.usage,
+        channelId: candidate.id,
+        attempts: attempts.length,
+      };
+    } catch (error) {
+      return this.answerFailure(error, request, reply, signal);
+    }
+  }
+
+  private async streamAnswer(
+    ingress: TextIngress,
+    admission: TextAdmission,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    signal: AbortSignal,
+  ): Promise<RequestOutcome> {
+    let opened: OpenedStream;
+    let attempts: number;
+    try {
+      // The attempt only succeeds once the first chunk is in hand: until a byte reaches the client,
+      // a failing channel can still be replaced by the next one.
+      const result = await this.withFailover(admission, async (admitted): Promise<OpenedStream> => {
+        const upstream = await admitted.adapter.stream(
+          admitted.bridge.toCall(admitted.candidate.upstreamModel),
+          this.adapterContext(admitted.candidate, signal),
+        );
+        const iterator = upstream[Symbol.asyncIterator]();
+        try {
+          return { admitted, upstream, iterator, first: await iterator.next() };
+        } catch (error) {
+          upstream.abort();
+          throw error;
+        }
+      });
+      opened = result.value;
+      attempts = result.attempts.length;
+    } catch (error) {
+      return this.answerFailure(error, request, reply, signal);
+    }
+    return this.relayStream(ingress, opened, attempts, request, reply, signal);
+  }
+
+  /** Writes the stream to the client as chunks arrive; backpressure from the client slows the upstream read. */
+  private async relayStream(
+    ingress: TextIngress,
+    opened: OpenedStream,
+    attempts: number,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    signal: AbortSignal,
+  ): Promise<RequestOutcome> {
+    const { admitted, upstream, iterator } = opened;
+    const framer = createStreamFramer(ingress.framing ?? 'openai-sse');
+    const converter = admitted.bridge.createStreamConverter();
+    const raw = reply.raw;
+    const startedAt = gatewayState(request).startedAt;
+    const onAbort = () => upstream.abort();
+    signal.addEventListener('abort', onAbort, { once: true });
+
+    reply.hijack();
+    raw.writeHead(200, {
+      'content-type': framer.contentType,
+      'cache-control': 'no-cache',
+      'x-accel-buffering': 'no',
+      'x-request-id': request.id,
+      ...translationWarningHeader(admitted.bridge.warnings),
+    });
+    const ttfbMs = Date.now() - startedAt;
+    let lastUsage: TokenUsage | undefined;
+    let deliveredChars = 0;
+    const write = async (text: string) => {
+      if (text.length === 0 || raw.destroyed) return;
+      if (!raw.write(text)) await new Promise<void>((resolve) => raw.once('drain', resolve).once('close', resolve));
+    };
+    const outcome = (endReason: string, usage: TokenUsage | undefined): RequestOutcome => ({
+      httpStatus: 200,
+      endReason,
+      usage,
+      channelId: admitted.candidate.id,
+      attempts,
+      ttfbMs,
+    });
+
+    try {
+      let next = opened.first;
+      while (!next.done) {
+        const event = next.value;
+        if (event.usage) lastUsage = event.usage;
+        deliveredChars += textCharsInChunk(event.chunk, admitted.adapter.dialect);
+        for (const json of converter.push(event)) await write(framer.chunk(json));
+        if (signal.aborted) break;
+        next = await iterator.next();
+      }
+      if (signal.aborted) {
+        return outcome('client_disconnect', usageForEndedStream(lastUsage, ingress.promptBytes, deliveredChars));
+      }
+      for (const json of converter.finish()) await write(framer.chunk(json));
+      await write(framer.end());
+      raw.end();
+      return outcome('completed', lastUsage);
+    } catch (error) {
+      const usage = usageForEndedStream(lastUsage, ingress.promptBytes, deliveredChars);
+      if (signal.aborted) return outcome('client_disconnect', usage);
+      if (!(error instanceof UpstreamError)) {
+        this.logger.error({ err: error, requestId: request.id }, 'stream relay failed');
+      }
+      const clientError =
+        error instanceof UpstreamError
+          ? toClientError(error.failure)
+          : new GatewayError('internal', 'The stream failed.', { cause: error });
+      await write(framer.error(JSON.stringify(errorBodyFor(routeFamilyOf(request.url), clientError))));
+      raw.end();
+      return outcome('upstream_error_mid_stream', usage);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      this.responseMetrics.observe(request, 200, Date.now() - startedAt);
+    }
+  }
+
+  private withFailover<T>(admission: TextAdmission, attempt: (admitted: AdmittedCandidate) => Promise<T>) {
+    const byChannel = new Map(admission.candidates.map((admitted) => [admitted.candidate.id, admitted]));
+    return withChannelFailover(
+      admission.candidates.map((admitted) => admitted.candidate),
+      this.breaker,
+      this.config.maxAttempts,
+      (candidate) => attempt(byChannel.get(candidate.id) as AdmittedCandidate),
+    );
+  }
+
+  /** Answers a request that got no upstream answer; the outcome settles the hold with nothing captured. */
+  private answerFailure(error: unknown, request: FastifyRequest, reply: FastifyReply, signal: AbortSignal): RequestOutcome {
+    const attempts = error instanceof FailoverExhaustedError ? error.attempts.length : 0;
+    if (signal.aborted) return { httpStatus: 499, endReason: 'client_disconnect', attempts };
+    const clientError =
+      error instanceof GatewayError ? error : new GatewayError('internal', 'Internal error.', { cause: error });
+    if (clientError.code === 'internal') this.logger.error({ err: error, requestId: request.id }, 'text request failed');
+    sendGatewayError(request, reply, clientError);
+    return { httpStatus: clientError.httpStatus, endReason: 'upstream_error', attempts };
+  }
+
+  private adapterContext(candidate: ChannelCandidate, signal: AbortSignal): AdapterContext {
+    return {
+      channel: { baseUrl: candidate.baseUrl, secret: candidate.secret },
+      http: this.http,
+      clock: systemClock,
+      logger: {
+        warn: (message, fields) => this.logger.warn({ ...fields, channelId: candidate.id }, message),
+        debug: (message, fields) => this.logger.debug({ ...fields, channelId: candidate.id }, message),
+      },
+      signal,
+      headersTimeoutMs: this.config.upstreamHeadersTimeoutMs,
+    };
+  }
+
+  private settle(
+    ingress: TextIngress,
+    request: FastifyRequest,
+    key: ResolvedKey,
+    admission: TextAdmission,
+    outcome: RequestOutcome,
+  ): void {
+    const costMicros = outcome.usage ? textCostMicros(outcome.usage, admission.price) : 0n;
+    const { requestId: _requestId, costMicros: _cost, ...log } = this.logRow(ingress, request, key, outcome, costMicros);
+    this.recorder.settle({ requestId: request.id, captureMicros: costMicros, log });
+  }
+
+  private recordRefusal(ingress: TextIngress, request: FastifyRequest, key: ResolvedKey, error: unknown): void {
+    const httpStatus = error instanceof GatewayError ? error.httpStatus : 500;
+    const endReason = error instanceof GatewayError && error.code === 'insufficient_balance' ? 'insufficient_balance' : 'refused';
+    this.recorder.logWithoutHold(this.logRow(ingress, request, key, { httpStatus, endReason, attempts: 0 }, 0n));
+  }
+
+  private logRow(
+    ingress: TextIngress,
+    request: FastifyRequest,
+    key: ResolvedKey,
+    outcome: RequestOutcome,
+    costMicros: bigint,
+  ): RequestLogInput {
+    return {
+      requestId: request.id,
+      keyId: key.id,
+      accountId: key.accountId,
+      model: ingress.model,
+      channelId: outcome.channelId,
+      route: ingress.route,
+      httpStatus: outcome.httpStatus,
+      endReason: outcome.endReason,
+      latencyMs: Date.now() - gatewayState(request).startedAt,
+      ttfbMs: outcome.ttfbMs,
+      inputTokens: outcome.usage?.inputTokens ?? 0,
+      outputTokens: outcome.usage?.outputTokens ?? 0,
+      costMicros,
+      attempts: outcome.attempts,
+    };
+  }
+}

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { ApiKeyGuard } from '../auth/api-key.guard';
+import { ResponseMetrics } from '../http/response-metrics';
+import { NativeTextController } from './native-text.controller';
+import { OpenAiTextController } from './openai-text.controller';
+import { SettlementRecorder } from './settlement-recorder';
+import { TextGenerationService } from './text-generation.service';
+
+@Module({
+  controllers: [NativeTextController, OpenAiTextController],
+  providers: [TextGenerationService, SettlementRecorder, ResponseMetrics, ApiKeyGuard],
+  exports: [SettlementRecorder],
+})
+export class TextModule {}

@@ -1,0 +1,181 @@
+import { randomBytes } from 'node:crypto';
+import { loadConfig, type GatewayConfig } from '@gateway/config';
+import { startSimulator } from '@gateway/simulators';
+import { createTestDatabase } from '@gateway/testing';
+import { createGatewayApp, type GatewayApp } from '../src/bootstrap';
+import { SettlementRecorder } from '../src/text/settlement-recorder';
+
+export interface HttpAnswer<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface GatewayInstance {
+  url: string;
+  app: GatewayApp;
+  close(): Promise<void>;
+}
+
+export interface TextDemo {
+  key: string;
+  keyId: string;
+  accountId: string;
+  kappaChannelId: string;
+  compatChannelId: string;
+}
+
+/** Prices of the test models, in micros per million tokens. */
+export const TEST_PRICES = [
+  { model: 'kappa-2.0-flash', inputPerMillion: '1000000', outputPerMillion: '2000000', defaultMaxOutputTokens: 1000 },
+  { model: 'chat-fast', inputPerMillion: '1000000', outputPerMillion: '2000000', defaultMaxOutputTokens: 1000 },
+  { model: 'kappa-3-pro-image-preview', inputPerMillion: '1000000', outputPerMillion: '2000000' },
+  { model: 'kappa-2.5-flash-image-preview', inputPerMillion: '1000000', outputPerMillion: '2000000' },
+];
+
+/**
+ * A real gateway in this process, listening on a loopback port, on its own fresh database and Redis
+ * prefix, in front of an in-process simulator. Log lines are kept so that tests can scan them.
+ */
+export class GatewayHarness {
+  readonly logs: string[] = [];
+  private readonly instances: GatewayInstance[] = [];
+
+  private constructor(
+    readonly config: GatewayConfig,
+    readonly simulatorUrl: string,
+    private readonly closeSimulator: () => Promise<void>,
+    private readonly dropDatabase: () => Promise<void>,
+  ) {}
+
+  static async start(env: Record<string, string> = {}): Promise<GatewayHarness> {
+    const [database, simulator] = await Promise.all([createTestDatabase(), startSimulator()]);
+    const config = loadConfig({
+      DATABASE_URL: database.url,
+      REDIS_PREFIX: `gwtest-${randomBytes(6).toString('hex')}`,
+      ADMIN_TOKEN: randomBytes(24).toString('hex'),
+      MASTER_KEY: randomBytes(32).toString('hex'),
+      LOG_LEVEL: 'info',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ...env,
+    });
+    const harness = new GatewayHarness(config, simulator.url, () => simulator.close(), () => database.drop());
+    await harness.startInstance();
+    return harness;
+  }
+
+  get url(): string {
+    return this.instances[0].url;
+  }
+
+  get adminToken(): string {
+    return this.config.adminToken;
+  }
+
+  /** Another gateway process-equivalent on the same database and Redis: a second instance. */
+  async startInstance(): Promise<GatewayInstance> {
+    const app = await createGatewayApp(this.config, {
+      logDestination: { write: (line: string) => void this.logs.push(line) },
+    });
+    await app.fastify.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.fastify.server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const instance = { url: `http://127.0.0.1:${port}`, app, close: () => app.shutdown() };
+    this.instances.push(instance);
+    return instance;
+  }
+
+  async request<T = unknown>(
+    method: string,
+    path: string,
+    options: { body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string>; baseUrl?: string } = {},
+  ): Promise<HttpAnswer<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    let body: string | Buffer | undefined = options.rawBody;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(`${options.baseUrl ?? this.url}${path}`, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // Streams and plain text stay as text.
+    }
+    return { status: response.status, headers: response.headers, body: parsed as T, text };
+  }
+
+  admin<T = unknown>(method: string, path: string, body?: unknown): Promise<HttpAnswer<T>> {
+    return this.request<T>(method, path, { body, headers: { authorization: `Bearer ${this.adminToken}` } });
+  }
+
+  async adminOk<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T> {
+    const answer = await this.admin<T>(method, path, body);
+    if (answer.status >= 300) throw new Error(`${method} ${path} answered ${answer.status}: ${answer.text}`);
+    return answer.body;
+  }
+
+  async createAccount(creditMicros: bigint, overdraftLimitMicros = 0n): Promise<string> {
+    const account = await this.adminOk<{ id: string }>('POST', '/admin/accounts', {
+      name: `account-${randomBytes(3).toString('hex')}`,
+      overdraftLimitMicros: overdraftLimitMicros.toString(),
+    });
+    if (creditMicros > 0n) {
+      await this.adminOk('POST', `/admin/accounts/${account.id}/credits`, {
+        amountMicros: creditMicros.toString(),
+        idempotencyKey: `credit-${account.id}`,
+      });
+    }
+    return account.id;
+  }
+
+  async createKey(accountId: string, extra: Record<string, unknown> = {}): Promise<{ key: string; id: string }> {
+    return this.adminOk<{ key: string; id: string }>('POST', '/admin/keys', { accountId, name: 'test key', ...extra });
+  }
+
+  async createChannel(channel: Record<string, unknown>): Promise<string> {
+    const created = await this.adminOk<{ id: string }>('POST', '/admin/channels', {
+      baseUrl: this.simulatorUrl,
+      priority: 0,
+      weight: 1,
+      ...channel,
+    });
+    return created.id;
+  }
+
+  /** A kappa channel (priority 10) and a compat channel (priority 0) for the test models, prices, an account and a key. */
+  async seedTextDemo(creditMicros = 1_000_000_000n): Promise<TextDemo> {
+    await this.adminOk('PUT', '/admin/prices', { prices: TEST_PRICES });
+    const kappaChannelId = await this.createChannel({
+      type: 'kappa',
+      name: `kappa-${randomBytes(3).toString('hex')}`,
+      secret: 'sim-kappa-key',
+      models: [{ model: 'kappa-2.0-flash' }, { model: 'kappa-3-pro-image-preview' }, { model: 'kappa-2.5-flash-image-preview' }],
+      priority: 10,
+    });
+    const compatChannelId = await this.createChannel({
+      type: 'compat',
+      name: `compat-${randomBytes(3).toString('hex')}`,
+      secret: 'sim-compat-key',
+      models: [{ model: 'chat-fast' }],
+    });
+    const accountId = await this.createAccount(creditMicros);
+    const { key, id } = await this.createKey(accountId);
+    return { key, keyId: id, accountId, kappaChannelId, compatChannelId };
+  }
+
+  /** Waits until every settlement and log recorded so far has been written. */
+  async settled(): Promise<void> {
+    for (const instance of this.instances) await instance.app.app.get(SettlementRecorder).drain();
+  }
+
+  async close(): Promise<void> {
+    for (const instance of this.instances.reverse()) await instance.close();
+    await this.closeSimulator();
+    await this.dropDatabase();
+  }
+}

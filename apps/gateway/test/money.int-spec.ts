@@ -1,0 +1,96 @@
+import { Client } from 'pg';
+import { GatewayHarness } from './gateway-harness';
+
+interface OpenAiError {
+  error: { message: string; type: string; code: string };
+}
+
+describe('money under concurrency', () => {
+  let harness: GatewayHarness;
+  let database: Client;
+
+  beforeAll(async () => {
+    harness = await GatewayHarness.start();
+    database = new Client({ connectionString: harness.config.databaseUrl });
+    await database.connect();
+  });
+  afterAll(async () => {
+    await database.end();
+    await harness.close();
+  });
+
+  const sum = async (accountId: string, kind: string): Promise<bigint> => {
+    const { rows } = await database.query<{ total: string }>(
+      'select coalesce(sum(amount), 0)::text as total from ledger_entries where account_id = $1 and kind = $2',
+      [accountId, kind],
+    );
+    return BigInt(rows[0].total);
+  };
+
+  it('admits at most what the balance covers among 200 concurrent requests, and the ledger balances', async () => {
+    // A per-call price makes the hold and the capture equal, so "covers exactly 10" is exact.
+    await harness.adminOk('PUT', '/admin/prices', { prices: [{ model: 'per-call', perCall: '1000' }] });
+    await harness.createChannel({
+      type: 'compat',
+      name: 'per-call-compat',
+      secret: 'sim-compat-key',
+      models: [{ model: 'per-call', upstreamModel: 'chat-fast' }],
+    });
+    const accountId = await harness.createAccount(10_000n);
+    const { key } = await harness.createKey(accountId);
+
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, () =>
+        harness.request<OpenAiError>('POST', '/v1/chat/completions', {
+          body: { model: 'per-call', messages: [{ role: 'user', content: 'hi [[sim latency=300]]' }] },
+          headers: { authorization: `Bearer ${key}` },
+        }),
+      ),
+    );
+    const admitted = answers.filter((answer) => answer.status === 200);
+    const refused = answers.filter((answer) => answer.status === 402);
+    expect(admitted.length).toBeLessThanOrEqual(10);
+    expect(admitted.length).toBe(10);
+    expect(refused.length).toBe(200 - admitted.length);
+    for (const answer of refused) {
+      expect(answer.body.error).toMatchObject({ type: 'insufficient_quota', code: 'insufficient_quota' });
+      expect(answer.body.error.message).toMatch(/balance is too low/);
+    }
+
+    await harness.settled();
+    const account = await harness.adminOk<{ balanceMicros: string; heldMicros: string }>('GET', `/admin/accounts/${accountId}`);
+    expect(account.heldMicros).toBe('0');
+    const credits = await sum(accountId, 'credit');
+    const captures = await sum(accountId, 'capture');
+    const holds = await sum(accountId, 'hold');
+    const releases = await sum(accountId, 'release');
+    expect(credits - captures).toBe(BigInt(account.balanceMicros));
+    expect(captures).toBe(10_000n);
+    expect(holds).toBe(captures + releases);
+
+    const { rows } = await database.query<{ end_reason: string; count: string }>(
+      'select end_reason, count(*)::text as count from request_logs where account_id = $1 group by end_reason',
+      [accountId],
+    );
+    const byReason = Object.fromEntries(rows.map((row) => [row.end_reason, Number(row.count)]));
+    expect(byReason).toEqual({ completed: 10, insufficient_balance: 190 });
+  });
+
+  it('lets an account with an overdraft go below zero by at most its limit', async () => {
+    await harness.adminOk('PUT', '/admin/prices', { prices: [{ model: 'per-call', perCall: '1000' }] });
+    const accountId = await harness.createAccount(0n, 3000n);
+    const { key } = await harness.createKey(accountId);
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      const answer = await harness.request('POST', '/v1/chat/completions', {
+        body: { model: 'per-call', messages: [{ role: 'user', content: 'hi' }] },
+        headers: { authorization: `Bearer ${key}` },
+      });
+      statuses.push(answer.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 402, 402]);
+    await harness.settled();
+    const account = await harness.adminOk<{ balanceMicros: string }>('GET', `/admin/accounts/${accountId}`);
+    expect(account.balanceMicros).toBe('-3000');
+  });
+});

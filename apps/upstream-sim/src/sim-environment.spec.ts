@@ -1,0 +1,34 @@
+import { parseSimKeys, readSimEnvironment } from './sim-environment';
+
+describe('readSimEnvironment', () => {
+  it('defaults to 127.0.0.1:4010 with the simulator default keys and no logging', () => {
+    expect(readSimEnvironment({})).toEqual({ port: 4010, host: '127.0.0.1', keys: undefined, logger: false });
+  });
+
+  it('reads PORT, HOST and SIM_LOG, and refuses a malformed port', () => {
+    expect(readSimEnvironment({ PORT: '5001', HOST: '0.0.0.0', SIM_LOG: '1' })).toMatchObject({
+      port: 5001,
+      host: '0.0.0.0',
+      logger: true,
+    });
+    expect(() => readSimEnvironment({ PORT: 'eighty' })).toThrow('PORT');
+  });
+});
+
+describe('parseSimKeys', () => {
+  it('assigns wire:key entries to their wire and bare keys to every wire', () => {
+    expect(parseSimKeys('kappa:k1, kappa:k2,shared')).toEqual({
+      kappa: ['k1', 'k2', 'shared'],
+      compat: ['shared'],
+    });
+  });
+
+  it('leaves a wire without entries on its default', () => {
+    expect(parseSimKeys('compat:c1')).toEqual({ kappa: undefined, compat: ['c1'] });
+  });
+
+  it('accepts a JSON object and rejects a malformed one', () => {
+    expect(parseSimKeys('{"kappa":["k1"]}')).toEqual({ kappa: ['k1'], compat: undefined });
+    expect(() => parseSimKeys('{"compat":"c1"}')).toThrow('SIM_KEYS');
+  });
+});

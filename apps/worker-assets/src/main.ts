@@ -1,0 +1,4 @@
+import { exitOnBootFailure, runWorkerApp } from '@gateway/tasks';
+import { WorkerAssetsModule } from './worker-assets.module';
+
+runWorkerApp(WorkerAssetsModule.forRoot()).catch(exitOnBootFailure);

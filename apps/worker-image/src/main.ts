@@ -1,0 +1,4 @@
+import { exitOnBootFailure, runWorkerApp } from '@gateway/tasks';
+import { WorkerImageModule } from './worker-image.module';
+
+runWorkerApp(WorkerImageModule.forRoot()).catch(exitOnBootFailure);

@@ -1,0 +1,41 @@
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { HoldReaper } from '@gateway/billing';
+import type { GatewayLogger } from '@gateway/observability';
+import { QUEUE_NAMES, QueueRuntime, WORKER_LOGGER } from '@gateway/tasks';
+
+export const HOLD_REAPER_SCHEDULER_ID = 'reap-expired-holds';
+const REAP_INTERVAL_MS = 30_000;
+const REAP_BATCH = 500;
+
+/**
+ * Every 30 s, settles holds whose owner never did (the process died mid-request). Each worker-text
+ * instance upserts the same job scheduler, so however many run, one reaping job is due per interval.
+ */
+@Injectable()
+export class HoldReaperProcessor implements OnApplicationBootstrap {
+  constructor(
+    private readonly queues: QueueRuntime,
+    private readonly reaper: HoldReaper,
+    @Inject(WORKER_LOGGER) private readonly logger: GatewayLogger,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.queues
+      .producer(QUEUE_NAMES.textMaintenance)
+      .upsertJobScheduler(
+        HOLD_REAPER_SCHEDULER_ID,
+        { every: REAP_INTERVAL_MS },
+        { name: HOLD_REAPER_SCHEDULER_ID, opts: { removeOnComplete: true, removeOnFail: 50 } },
+      );
+    this.queues.consume<unknown, number>(QUEUE_NAMES.textMaintenance, () => this.reapExpiredHolds(), {
+      concurrency: 1,
+    });
+  }
+
+  /** Returns how many holds this run settled. */
+  async reapExpiredHolds(): Promise<number> {
+    const reaped = await this.reaper.reapExpired(REAP_BATCH);
+    if (reaped > 0) this.logger.info({ reaped }, 'settled expired holds');
+    return reaped;
+  }
+}

@@ -1,0 +1,4 @@
+import { exitOnBootFailure, runWorkerApp } from '@gateway/tasks';
+import { WorkerTextModule } from './worker-text.module';
+
+runWorkerApp(WorkerTextModule.forRoot()).catch(exitOnBootFailure);

@@ -1,0 +1,38 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { HoldReaper, SettlementService } from '@gateway/billing';
+import type { Environment } from '@gateway/config';
+import type { PrismaClient } from '@gateway/db';
+import { PG_POOL, PRISMA_CLIENT, WorkerRuntimeModule } from '@gateway/tasks';
+import type { Pool } from 'pg';
+import { HoldReaperProcessor } from './hold-reaper.processor';
+import { TextSettlementProcessor } from './text-settlement.processor';
+
+export interface WorkerTextOptions {
+  /** The environment to configure from; the process environment when absent. */
+  env?: Environment;
+}
+
+/** Background work of text calls: settlements handed over by the gateway, and the hold reaper. */
+@Module({})
+export class WorkerTextModule {
+  static forRoot(options: WorkerTextOptions = {}): DynamicModule {
+    return {
+      module: WorkerTextModule,
+      imports: [WorkerRuntimeModule.forRoot({ serviceName: 'worker-text', env: options.env })],
+      providers: [
+        {
+          provide: SettlementService,
+          useFactory: (pool: Pool, prisma: PrismaClient) => new SettlementService(pool, prisma),
+          inject: [PG_POOL, PRISMA_CLIENT],
+        },
+        {
+          provide: HoldReaper,
+          useFactory: (pool: Pool, settlements: SettlementService) => new HoldReaper(pool, settlements),
+          inject: [PG_POOL, SettlementService],
+        },
+        TextSettlementProcessor,
+        HoldReaperProcessor,
+      ],
+    };
+  }
+}

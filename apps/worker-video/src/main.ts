@@ -1,0 +1,4 @@
+import { exitOnBootFailure, runWorkerApp } from '@gateway/tasks';
+import { WorkerVideoModule } from './worker-video.module';
+
+runWorkerApp(WorkerVideoModule.forRoot()).catch(exitOnBootFailure);

@@ -1,0 +1,45 @@
+// One Jest run for the whole workspace: unit specs live beside the code (*.spec.ts), integration
+// specs (*.int-spec.ts) talk to real Postgres, Redis and the simulators over HTTP.
+const { compilerOptions } = require('./tsconfig.base.json');
+
+const swcTransform = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+      keepClassNames: true,
+    },
+    module: { type: 'commonjs' },
+    sourceMaps: 'inline',
+  },
+];
+
+const moduleNameMapper = Object.fromEntries(
+  Object.entries(compilerOptions.paths).map(([alias, [target]]) => [`^${alias}$`, `<rootDir>/${target}`]),
+);
+
+const shared = {
+  testEnvironment: 'node',
+  // Node 20.19+ can require() ES modules; Jest cannot, so the few ESM-only packages are compiled.
+  transform: { '^.+\\.ts$': swcTransform, '^.+/node_modules/content-disposition/.+\\.js$': swcTransform },
+  transformIgnorePatterns: ['/node_modules/(?!content-disposition/)'],
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  moduleNameMapper,
+  rootDir: __dirname,
+  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools'],
+};
+
+module.exports = {
+  projects: [
+    { ...shared, displayName: 'unit', testMatch: ['**/*.spec.ts'] },
+    {
+      ...shared,
+      displayName: 'integration',
+      testMatch: ['**/*.int-spec.ts'],
+      testTimeout: 60000,
+      globalSetup: '<rootDir>/libs/testing/src/global-setup.js',
+    },
+  ],
+};

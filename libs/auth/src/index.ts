@@ -1,0 +1,6 @@
+export * from './admin/admin-token.util';
+export * from './key/api-key.util';
+export * from './key/bearer-token.util';
+export * from './key/credentials.extract';
+export * from './key/key-resolver';
+export * from './key/resolved-key';

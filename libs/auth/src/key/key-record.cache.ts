@@ -1,0 +1,56 @@
+import type { ResolvedKey } from './resolved-key';
+
+/** What the database says about a key hash: a key with its status, or nothing (`unknown`). */
+export interface KeyRecord {
+  readonly key: ResolvedKey;
+  readonly active: boolean;
+}
+
+interface CacheEntry {
+  readonly record: KeyRecord | null;
+  readonly validUntil: number;
+}
+
+/**
+ * Key lookups by SHA-256 hash, each valid until a deadline. Bounded: past `maxEntries` the oldest
+ * entry goes, so a flood of random keys cannot grow memory without limit.
+ */
+export class KeyRecordCache {
+  private readonly entries = new Map<string, CacheEntry>();
+
+  constructor(private readonly maxEntries: number) {}
+
+  /** The cached lookup for a hash, or undefined when there is none or it is stale. */
+  get(hash: string, now: number): { record: KeyRecord | null } | undefined {
+    const entry = this.entries.get(hash);
+    if (entry === undefined) return undefined;
+    if (entry.validUntil > now) return entry;
+    this.entries.delete(hash);
+    return undefined;
+  }
+
+  set(hash: string, record: KeyRecord | null, validUntil: number): void {
+    this.entries.delete(hash);
+    this.entries.set(hash, { record, validUntil });
+    if (this.entries.size > this.maxEntries) {
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
+  }
+
+  /** Drops the entry of a hash, or every entry of a key id. */
+  drop(keyIdOrHash: string): void {
+    this.entries.delete(keyIdOrHash);
+    for (const [hash, entry] of this.entries) {
+      if (entry.record?.key.id === keyIdOrHash) this.entries.delete(hash);
+    }
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}

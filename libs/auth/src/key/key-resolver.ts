@@ -1,0 +1,150 @@
+import type { PrismaClient } from '@gateway/db';
+import { systemClock, type Clock } from '@gateway/providers-core';
+import type Redis from 'ioredis';
+import { hashApiKey } from './api-key.util';
+import { KeyRecordCache, type KeyRecord } from './key-record.cache';
+import type { KeyResolution } from './resolved-key';
+
+export interface KeyResolverOptions {
+  /** How long a found key stays cached; bounds the delay of a lost invalidation message. */
+  ttlMs: number;
+  /** Redis pub/sub channel carrying invalidations; see keyInvalidationChannel(). */
+  channelName: string;
+  /** How long an unknown hash stays cached; defaults to the smaller of ttlMs and one second. */
+  unknownTtlMs?: number;
+  /** Most cached lookups kept; the oldest go first. */
+  maxEntries?: number;
+  clock?: Clock;
+}
+
+/** The conventional invalidation channel under the configured Redis prefix. */
+export function keyInvalidationChannel(redisPrefix: string): string {
+  return `${redisPrefix}:auth:key-invalidations`;
+}
+
+const KEY_COLUMNS = {
+  id: true,
+  accountId: true,
+  prefix: true,
+  status: true,
+  expiresAt: true,
+  allowedModels: true,
+};
+
+/**
+ * Resolves a presented key to its owner on the hot path without a database query per request.
+ *
+ * Lookups are cached in memory by key hash. Expiry is checked against the clock on every call, so an
+ * expired key stops at once even from the cache. Concurrent misses for one hash share one query.
+ * An admin change calls invalidate(): the message reaches every instance's subscriber, which drops
+ * the entries, so a disabled key stops everywhere within about a second, and within ttlMs at worst
+ * when a message is lost (the cache is also emptied whenever the subscriber reconnects).
+ */
+export class KeyResolver {
+  private readonly cache: KeyRecordCache;
+  private readonly inFlight = new Map<string, Promise<KeyRecord | null>>();
+  private readonly clock: Clock;
+  private readonly unknownTtlMs: number;
+  /** Bumped by every invalidation: a query that started before one must not fill the cache. */
+  private epoch = 0;
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly subscriber: Redis,
+    private readonly publisher: Redis,
+    private readonly options: KeyResolverOptions,
+  ) {
+    this.cache = new KeyRecordCache(options.maxEntries ?? 50_000);
+    this.clock = options.clock ?? systemClock;
+    this.unknownTtlMs = options.unknownTtlMs ?? Math.min(options.ttlMs, 1000);
+  }
+
+  /** Subscribes to invalidations; call before serving traffic. */
+  async start(): Promise<void> {
+    this.subscriber.on('message', this.onMessage);
+    await this.subscriber.subscribe(this.options.channelName);
+    // Listening only now: the connection's first `ready` is not a reconnection.
+    this.subscriber.on('ready', this.onReconnect);
+  }
+
+  async close(): Promise<void> {
+    this.subscriber.off('message', this.onMessage);
+    this.subscriber.off('ready', this.onReconnect);
+    if (this.subscriber.status === 'ready') await this.subscriber.unsubscribe(this.options.channelName);
+  }
+
+  async resolve(plaintext: string | undefined): Promise<KeyResolution> {
+    if (!plaintext) return { reason: 'missing' };
+    const hash = hashApiKey(plaintext);
+    const cached = this.cache.get(hash, this.clock.now());
+    const record = cached ? cached.record : await this.load(hash);
+    return this.judge(record);
+  }
+
+  /** Drops a key (by id or hash) from the cache of every instance. */
+  async invalidate(keyIdOrHash: string): Promise<void> {
+    this.dropLocally(keyIdOrHash);
+    await this.publisher.publish(this.options.channelName, keyIdOrHash);
+  }
+
+  private judge(record: KeyRecord | null): KeyResolution {
+    if (record === null) return { reason: 'unknown' };
+    if (!record.active) return { reason: 'disabled' };
+    const { expiresAt } = record.key;
+    if (expiresAt !== null && expiresAt <= this.clock.now()) return { reason: 'expired' };
+    return record.key;
+  }
+
+  private load(hash: string): Promise<KeyRecord | null> {
+    const pending = this.inFlight.get(hash);
+    if (pending) return pending;
+    const startedInEpoch = this.epoch;
+    const query = this.findRecord(hash)
+      .then((record) => {
+        if (startedInEpoch === this.epoch) this.remember(hash, record);
+        return record;
+      })
+      .finally(() => {
+        if (this.inFlight.get(hash) === query) this.inFlight.delete(hash);
+      });
+    this.inFlight.set(hash, query);
+    return query;
+  }
+
+  private remember(hash: string, record: KeyRecord | null): void {
+    const ttlMs = record === null ? this.unknownTtlMs : this.options.ttlMs;
+    if (ttlMs > 0) this.cache.set(hash, record, this.clock.now() + ttlMs);
+  }
+
+  private async findRecord(hash: string): Promise<KeyRecord | null> {
+    const row = await this.prisma.apiKey.findUnique({ where: { hash }, select: KEY_COLUMNS });
+    if (row === null) return null;
+    return {
+      active: row.status === 'active',
+      key: Object.freeze({
+        id: row.id,
+        accountId: row.accountId,
+        prefix: row.prefix,
+        allowedModels: row.allowedModels.length > 0 ? new Set(row.allowedModels) : null,
+        expiresAt: row.expiresAt?.getTime() ?? null,
+      }),
+    };
+  }
+
+  private dropLocally(keyIdOrHash: string): void {
+    this.epoch += 1;
+    this.inFlight.clear();
+    this.cache.drop(keyIdOrHash);
+  }
+
+  private readonly onMessage = (channel: string, message: string): void => {
+    if (channel === this.options.channelName) this.dropLocally(message);
+  };
+
+  /** Messages sent while the subscriber was away are lost: forget everything rather than trust it. */
+  private readonly onReconnect = (): void => {
+    this.epoch += 1;
+    this.inFlight.clear();
+    this.cache.clear();
+  };
+}

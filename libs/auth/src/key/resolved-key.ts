@@ -1,0 +1,31 @@
+/** An active, unexpired inference key, as the request pipeline needs it. */
+export interface ResolvedKey {
+  readonly id: string;
+  readonly accountId: string;
+  /** Visible start of the key (`gk_xxxxxxxx`), safe for logs. */
+  readonly prefix: string;
+  /** Null when the key may use every model. */
+  readonly allowedModels: ReadonlySet<string> | null;
+  /** Milliseconds since the epoch, or null for a key that never expires. */
+  readonly expiresAt: number | null;
+}
+
+/**
+ * Why a request's key was refused: `missing` (no credential presented), `unknown` (no such key),
+ * `disabled` (status other than active) or `expired`.
+ */
+export type KeyRejectionReason = 'missing' | 'unknown' | 'disabled' | 'expired';
+
+export interface KeyRejection {
+  readonly reason: KeyRejectionReason;
+}
+
+export type KeyResolution = ResolvedKey | KeyRejection;
+
+export function isKeyRejection(resolution: KeyResolution): resolution is KeyRejection {
+  return 'reason' in resolution;
+}
+
+export function isModelAllowed(key: ResolvedKey, model: string): boolean {
+  return key.allowedModels === null || key.allowedModels.has(model);
+}

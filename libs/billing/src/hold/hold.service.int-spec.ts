@@ -1,0 +1,119 @@
+import {
+  type BillingDatabase,
+  nextRequestId,
+  openBillingDatabase,
+} from '../testing/billing-database.fixture';
+
+const HOLD = 1_000n;
+
+describe('HoldService (Postgres)', () => {
+  let billing: BillingDatabase;
+
+  beforeAll(async () => {
+    billing = await openBillingDatabase(20);
+  });
+  afterAll(() => billing?.close());
+
+  async function fundedAccount(balance: bigint, overdraftLimitMicros = 0n): Promise<string> {
+    const { id } = await billing.credits.createAccount({ name: 'holder', overdraftLimitMicros });
+    if (balance > 0n)
+      await billing.credits.credit({ accountId: id, amountMicros: balance, idempotencyKey: id });
+    return id;
+  }
+
+  function take(accountId: string, amount: bigint, requestId = nextRequestId()) {
+    return billing.holds.take({
+      requestId,
+      accountId,
+      keyId: 'key_1',
+      model: 'omega-text-1',
+      route: '/v1/chat/completions',
+      amount,
+      ttlMs: 60_000,
+    });
+  }
+
+  it('lets exactly as many concurrent holds through as the balance covers', async () => {
+    const accountId = await fundedAccount(10n * HOLD);
+
+    const results = await Promise.all(Array.from({ length: 200 }, () => take(accountId, HOLD)));
+
+    expect(results.filter((result) => result.ok)).toHaveLength(10);
+    const refusals = results.filter((result) => !result.ok);
+    expect(refusals).toHaveLength(190);
+    for (const refusal of refusals) {
+      expect(refusal).toMatchObject({ ok: false, reason: 'insufficient_balance' });
+    }
+    const balance = await billing.credits.balanceOf(accountId);
+    expect(balance).toEqual({ balance: 10n * HOLD, held: 10n * HOLD, available: 0n, overdraftLimit: 0n });
+    const openHolds = await billing.prisma.hold.count({ where: { accountId, status: 'open' } });
+    const holdRows = await billing.prisma.ledgerEntry.count({ where: { accountId, kind: 'hold' } });
+    expect(openHolds).toBe(10);
+    expect(holdRows).toBe(10);
+    expect((await billing.audit.auditAccount(accountId)).balanced).toBe(true);
+  });
+
+  it('writes the hold row and its ledger row with the hold key and a deadline', async () => {
+    const accountId = await fundedAccount(5_000n);
+    const requestId = nextRequestId();
+
+    await expect(take(accountId, 1_234n, requestId)).resolves.toEqual({ ok: true });
+
+    const hold = await billing.prisma.hold.findUniqueOrThrow({ where: { requestId } });
+    expect(hold).toMatchObject({
+      accountId,
+      keyId: 'key_1',
+      amount: 1_234n,
+      status: 'open',
+      settledAt: null,
+    });
+    const ttl = hold.expiresAt.getTime() - hold.createdAt.getTime();
+    expect(ttl).toBe(60_000);
+    const entry = await billing.prisma.ledgerEntry.findUniqueOrThrow({
+      where: { idempotencyKey: `hold:${requestId}` },
+    });
+    expect(entry).toMatchObject({ accountId, kind: 'hold', amount: 1_234n, requestId });
+  });
+
+  it('reports what the account could still hold when it refuses', async () => {
+    const accountId = await fundedAccount(2_500n, 500n);
+    await take(accountId, 2_000n);
+
+    await expect(take(accountId, 1_001n)).resolves.toEqual({
+      ok: false,
+      reason: 'insufficient_balance',
+      availableMicros: 1_000n,
+    });
+  });
+
+  it('lets the overdraft limit take available down to minus the limit and no further', async () => {
+    const accountId = await fundedAccount(0n, 3_000n);
+
+    await expect(take(accountId, 2_000n)).resolves.toEqual({ ok: true });
+    await expect(take(accountId, 1_000n)).resolves.toEqual({ ok: true });
+    await expect(take(accountId, 1n)).resolves.toMatchObject({ ok: false, availableMicros: 0n });
+
+    const balance = await billing.credits.balanceOf(accountId);
+    expect(balance).toEqual({ balance: 0n, held: 3_000n, available: -3_000n, overdraftLimit: 3_000n });
+  });
+
+  it('refuses a second hold for the same request and leaves the first intact', async () => {
+    const accountId = await fundedAccount(10_000n);
+    const requestId = nextRequestId();
+    await take(accountId, 1_000n, requestId);
+
+    await expect(take(accountId, 1_000n, requestId)).rejects.toThrow(/duplicate key/);
+
+    expect((await billing.credits.balanceOf(accountId))?.held).toBe(1_000n);
+  });
+
+  it('fails loudly for an unknown account', async () => {
+    await expect(take('acct_missing', 1n)).rejects.toThrow('unknown account acct_missing');
+  });
+
+  it('refuses a negative amount before touching the database', async () => {
+    const accountId = await fundedAccount(10n);
+    await expect(take(accountId, -1n)).rejects.toThrow(RangeError);
+    expect((await billing.credits.balanceOf(accountId))?.held).toBe(0n);
+  });
+});

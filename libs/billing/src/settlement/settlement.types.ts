@@ -1,0 +1,13 @@
+import type { SettlementLogInput } from './request-log.types';
+
+export interface SettlementInput {
+  requestId: string;
+  /** The actual cost, captured in full even when it exceeds the hold. */
+  captureMicros: bigint;
+  log: SettlementLogInput;
+}
+
+export interface SettleManyResult {
+  /** Request ids whose hold this call settled; the others were settled before (or never held). */
+  appliedRequestIds: string[];
+}

@@ -1,0 +1,40 @@
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** The master keys that encrypt channel secrets: the current one for writing, all known ones for reading. */
+export interface MasterKeyring {
+  readonly currentVersion: number;
+  readonly currentKey: Buffer;
+  /** Every usable key by version, the current one included. */
+  readonly keys: ReadonlyMap<number, Buffer>;
+}
+
+/**
+ * The whole process configuration, parsed once at boot. Each field mirrors one environment variable
+ * (see libs/config/README.md); the object is frozen.
+ */
+export interface GatewayConfig {
+  readonly port: number;
+  readonly host: string;
+  readonly databaseUrl: string;
+  readonly databasePoolSize: number;
+  readonly redisUrl: string;
+  /** Every Redis key and pub/sub channel name starts with this. */
+  readonly redisPrefix: string;
+  readonly adminToken: string;
+  readonly masterKeys: MasterKeyring;
+  readonly jsonBodyLimitBytes: number;
+  readonly logLevel: LogLevel;
+  readonly keyCacheTtlMs: number;
+  readonly upstreamHeadersTimeoutMs: number;
+  readonly maxAttempts: number;
+  readonly circuitFailureThreshold: number;
+  readonly circuitWindowMs: number;
+  readonly circuitCooldownMs: number;
+  readonly shutdownGraceMs: number;
+  readonly holdTtlMs: number;
+  /** Hosts (or addresses) the SSRF-safe fetcher may reach even though they are private. Lower-cased. */
+  readonly ssrfAllowHosts: readonly string[];
+  readonly metricsEnabled: boolean;
+}

@@ -1,0 +1,4 @@
+export type { Environment } from './environment-reader';
+export * from './gateway-config';
+export * from './invalid-configuration.error';
+export * from './load-config';

@@ -1,0 +1,67 @@
+import { EnvironmentReader, type Environment } from './environment-reader';
+import { LOG_LEVELS, type GatewayConfig } from './gateway-config';
+import { InvalidConfigurationError } from './invalid-configuration.error';
+import { parseMasterKeyring } from './master-keyring.parse';
+
+const MIN_ADMIN_TOKEN_LENGTH = 16;
+// Hostnames, IPv4/IPv6 addresses and CIDR ranges, optionally with a leading `*.` wildcard.
+const ALLOW_HOST_ENTRY = /^(\*\.)?[a-z0-9.:\-[\]/]+$/;
+
+/**
+ * Parses and validates the environment once at boot. Throws one InvalidConfigurationError listing
+ * every problem, so the process fails fast with a message an operator can act on.
+ */
+export function loadConfig(env: Environment = process.env): GatewayConfig {
+  const reader = new EnvironmentReader(env);
+
+  const config: GatewayConfig = {
+    port: reader.integer('PORT', 8080, { min: 0, max: 65535 }),
+    host: reader.string('HOST', '0.0.0.0'),
+    databaseUrl: reader.url('DATABASE_URL', 'postgresql://postgres@127.0.0.1:5432/gateway', [
+      'postgresql:',
+      'postgres:',
+    ]),
+    databasePoolSize: reader.integer('DATABASE_POOL_SIZE', 10, { min: 1, max: 1000 }),
+    redisUrl: reader.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
+    redisPrefix: readRedisPrefix(reader),
+    adminToken: reader.secret(
+      'ADMIN_TOKEN',
+      (value) => value.length >= MIN_ADMIN_TOKEN_LENGTH,
+      `must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters`,
+    ),
+    masterKeys: parseMasterKeyring(reader),
+    jsonBodyLimitBytes: reader.integer('JSON_BODY_LIMIT_BYTES', 20 * 1024 * 1024, { min: 1024 }),
+    logLevel: reader.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+    keyCacheTtlMs: reader.integer('KEY_CACHE_TTL_MS', 5000, { min: 0 }),
+    upstreamHeadersTimeoutMs: reader.integer('UPSTREAM_HEADERS_TIMEOUT_MS', 60_000, { min: 1 }),
+    maxAttempts: reader.integer('MAX_ATTEMPTS', 3, { min: 1, max: 10 }),
+    circuitFailureThreshold: reader.integer('CIRCUIT_FAILURE_THRESHOLD', 5, { min: 1 }),
+    circuitWindowMs: reader.integer('CIRCUIT_WINDOW_MS', 30_000, { min: 1 }),
+    circuitCooldownMs: reader.integer('CIRCUIT_COOLDOWN_MS', 15_000, { min: 1 }),
+    shutdownGraceMs: reader.integer('SHUTDOWN_GRACE_MS', 10_000, { min: 0 }),
+    holdTtlMs: reader.integer('HOLD_TTL_MS', 600_000, { min: 1000 }),
+    ssrfAllowHosts: readAllowHosts(reader),
+    metricsEnabled: reader.boolean('METRICS_ENABLED', true),
+  };
+
+  if (reader.problems.length > 0) throw new InvalidConfigurationError(reader.problems);
+  return Object.freeze(config);
+}
+
+function readRedisPrefix(reader: EnvironmentReader): string {
+  const prefix = reader.string('REDIS_PREFIX', 'gw');
+  if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(prefix)) {
+    reader.addProblem(`REDIS_PREFIX must be 1 to 64 characters of A-Z a-z 0-9 _ . : - (got "${prefix}")`);
+  }
+  return prefix;
+}
+
+function readAllowHosts(reader: EnvironmentReader): string[] {
+  const hosts = reader.list('SSRF_ALLOW_HOSTS').map((host) => host.toLowerCase());
+  for (const host of hosts) {
+    if (!ALLOW_HOST_ENTRY.test(host)) {
+      reader.addProblem(`SSRF_ALLOW_HOSTS entry "${host}" is not a hostname, address or CIDR range`);
+    }
+  }
+  return hosts;
+}

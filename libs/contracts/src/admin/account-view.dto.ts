@@ -1,0 +1,30 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+const MICROS = { type: String, pattern: '^-?[0-9]+$', example: '1500000' };
+
+/** An account with its money as decimal strings of micros (1 unit = 1,000,000 micros). */
+export class AccountView {
+  @ApiProperty({ description: 'Account id.' })
+  id: string;
+
+  @ApiProperty({ description: 'Display name.' })
+  name: string;
+
+  @ApiProperty({ description: 'Credited minus captured, in micros.', ...MICROS })
+  balanceMicros: string;
+
+  @ApiProperty({ description: 'Sum of open holds, in micros.', ...MICROS })
+  heldMicros: string;
+
+  @ApiProperty({ description: 'Balance minus holds, in micros.', ...MICROS })
+  availableMicros: string;
+
+  @ApiProperty({ description: 'How far below zero the available amount may go, in micros.', ...MICROS })
+  overdraftLimitMicros: string;
+
+  @ApiProperty({ description: 'Creation time (ISO 8601).', format: 'date-time' })
+  createdAt: string;
+
+  @ApiProperty({ description: 'Last change (ISO 8601).', format: 'date-time' })
+  updatedAt: string;
+}

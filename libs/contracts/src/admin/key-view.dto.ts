@@ -1,0 +1,47 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { KEY_STATUSES, KeyStatus } from './admin-values.constants';
+
+/** An inference key as the admin API shows it: its visible prefix, never the key or its hash. */
+export class KeyView {
+  @ApiProperty({ description: 'Key id.' })
+  id: string;
+
+  @ApiProperty({ description: 'Account the key spends from.' })
+  accountId: string;
+
+  @ApiProperty({ description: 'Display name.' })
+  name: string;
+
+  @ApiProperty({ description: 'Visible start of the key, for recognising it.' })
+  prefix: string;
+
+  @ApiProperty({ description: 'A disabled key is refused.', enum: [...KEY_STATUSES] })
+  status: KeyStatus;
+
+  @ApiProperty({
+    description: 'Expiry (ISO 8601), or null.',
+    format: 'date-time',
+    nullable: true,
+    type: String,
+  })
+  expiresAt: string | null;
+
+  @ApiProperty({
+    description: 'Models the key may use; empty means every model.',
+    type: String,
+    isArray: true,
+  })
+  allowedModels: string[];
+
+  @ApiProperty({ description: 'Creation time (ISO 8601).', format: 'date-time' })
+  createdAt: string;
+
+  @ApiProperty({ description: 'Last change (ISO 8601).', format: 'date-time' })
+  updatedAt: string;
+}
+
+/** The answer to key creation: the only time the whole key is shown. */
+export class CreatedKeyView extends KeyView {
+  @ApiProperty({ description: 'The whole key; shown once, store it now.' })
+  key: string;
+}

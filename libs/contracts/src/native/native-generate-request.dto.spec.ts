@@ -1,0 +1,341 @@
+import { FieldProblem, validateBody } from '../validation/validate-body.util';
+import { NativeGenerateRequestDto } from './native-generate-request.dto';
+
+function problemsOf(body: unknown): FieldProblem[] {
+  const result = validateBody(NativeGenerateRequestDto, body);
+  if (result.ok) throw new Error('expected the request to be refused');
+  return result.problems;
+}
+
+function acceptedValue(body: unknown): NativeGenerateRequestDto {
+  const result = validateBody(NativeGenerateRequestDto, body);
+  if (!result.ok) throw new Error(`expected the request to pass: ${JSON.stringify(result.problems)}`);
+  return result.value;
+}
+
+const textOnly = (parts: unknown[]) => ({ contents: [{ role: 'user', parts }] });
+const minimal = { contents: [{ parts: [{ text: 'Hello' }] }] };
+const PART_KINDS_TEXT = 'text, inlineData, fileData, functionCall, functionResponse';
+
+describe('NativeGenerateRequestDto', () => {
+  describe('valid requests', () => {
+    it('accepts the minimal request', () => {
+      expect(acceptedValue(minimal)).toBeInstanceOf(NativeGenerateRequestDto);
+    });
+
+    it('accepts a request using every field', () => {
+      const full = {
+        contents: [
+          {
+            role: 'user',
+            parts: [
+              { text: 'Describe these.' },
+              { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } },
+              { fileData: { fileUri: 'files/abc123' } },
+              { fileData: { mimeType: 'application/pdf', fileUri: 'https://files.example/doc.pdf' } },
+            ],
+          },
+          {
+            role: 'model',
+            parts: [
+              { text: 'Thinking…', thought: true },
+              {
+                functionCall: { name: 'lookup', args: { q: 'sea' }, id: 'call-1' },
+                thoughtSignature: 'c2ln',
+              },
+            ],
+          },
+          {
+            role: 'user',
+            parts: [{ functionResponse: { name: 'lookup', response: { result: 42 }, id: 'call-1' } }],
+          },
+        ],
+        systemInstruction: { parts: [{ text: 'Be brief.' }] },
+        generationConfig: {
+          temperature: 0.7,
+          topP: 0.95,
+          topK: 40,
+          candidateCount: 1,
+          maxOutputTokens: 1024,
+          stopSequences: ['END'],
+          responseMimeType: 'application/json',
+          responseSchema: { type: 'OBJECT', properties: { answer: { type: 'STRING' } } },
+          presencePenalty: 0.5,
+          frequencyPenalty: -0.5,
+          seed: 7,
+          responseLogprobs: true,
+          logprobs: 3,
+          audioTimestamp: false,
+          speechConfig: { voiceConfig: { prebuiltVoiceConfig: { voiceName: 'Alpha' } } },
+          thinkingConfig: { thinkingBudget: -1, includeThoughts: true, thinkingLevel: 'high' },
+          imageConfig: { aspectRatio: '16:9', imageSize: '4K' },
+          responseModalities: ['TEXT', 'IMAGE'],
+        },
+        safetySettings: [
+          { category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_ONLY_HIGH' },
+          { category: 'HARM_CATEGORY_DANGEROUS_CONTENT', threshold: 'OFF' },
+        ],
+        tools: [
+          {
+            functionDeclarations: [
+              { name: 'lookup', description: 'Looks up', parameters: { type: 'OBJECT' } },
+            ],
+          },
+          { webSearch: {} },
+          { webSearchRetrieval: {} },
+          { codeExecution: {} },
+          { urlContext: {} },
+          { retrieval: { source: 'x' } },
+        ],
+        toolConfig: { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['lookup'] } },
+        cachedContent: 'cachedContents/abc',
+      };
+      const value = acceptedValue(full);
+      expect(value.generationConfig?.imageConfig?.imageSize).toBe('4K');
+      expect(value.contents[1]?.parts[1]?.functionCall?.args).toEqual({ q: 'sea' });
+    });
+
+    it('keeps unknown fields on the value at every depth', () => {
+      const value = acceptedValue({
+        contents: [{ parts: [{ text: 'Hi', videoMetadata: { fps: 2 } }] }],
+        generationConfig: { mediaResolution: 'MEDIA_RESOLUTION_LOW' },
+        labels: { team: 'a' },
+      });
+      expect(value).toMatchObject({
+        labels: { team: 'a' },
+        generationConfig: { mediaResolution: 'MEDIA_RESOLUTION_LOW' },
+        contents: [{ parts: [{ text: 'Hi', videoMetadata: { fps: 2 } }] }],
+      });
+    });
+  });
+
+  describe('the body', () => {
+    it.each([
+      ['an array', []],
+      ['null', null],
+      ['a string', 'contents'],
+      ['a number', 42],
+    ])('refuses a body that is %s', (_kind, body) => {
+      expect(problemsOf(body)).toEqual([{ field: '(body)', message: 'request body must be a JSON object' }]);
+    });
+
+    it('refuses an empty object naming contents', () => {
+      expect(problemsOf({})).toEqual([{ field: 'contents', message: 'contents is required' }]);
+    });
+  });
+
+  describe('contents and parts', () => {
+    it.each([
+      [{ contents: [] }, 'contents', 'contents must not be empty'],
+      [{ contents: 'hi' }, 'contents', 'contents must be an array'],
+      [{ contents: { parts: [] } }, 'contents', 'contents must be an array'],
+      [{ contents: ['hi'] }, 'contents[0]', 'contents[0] must be an object'],
+      [{ contents: [{ role: 'user' }] }, 'contents[0].parts', 'contents[0].parts is required'],
+      [{ contents: [{ parts: 'hi' }] }, 'contents[0].parts', 'contents[0].parts must be an array'],
+      [{ contents: [{ parts: [] }] }, 'contents[0].parts', 'contents[0].parts must not be empty'],
+      [textOnly([[{ text: 'a' }]]), 'contents[0].parts[0]', 'contents[0].parts[0] must be an object'],
+      [textOnly(['hello']), 'contents[0].parts[0]', 'contents[0].parts[0] must be an object'],
+    ])('refuses %j at %s', (body, field, message) => {
+      expect(problemsOf(body)).toEqual([{ field, message }]);
+    });
+
+    it('refuses a role other than user or model', () => {
+      expect(problemsOf({ contents: [{ role: 'system', parts: [{ text: 'a' }] }] })).toEqual([
+        { field: 'contents[0].role', message: 'contents[0].role must be one of user, model' },
+      ]);
+    });
+
+    it('names an unknown part kind', () => {
+      expect(problemsOf(textOnly([{ text: 'ok' }, { foo: 'bar' }]))).toEqual([
+        {
+          field: 'contents[0].parts[1]',
+          message: `contents[0].parts[1] must have exactly one of ${PART_KINDS_TEXT} (found: foo)`,
+        },
+      ]);
+    });
+
+    it('names both kinds when a part carries two', () => {
+      const part = { text: 'a', inlineData: { mimeType: 'image/png', data: 'AAAA' } };
+      expect(problemsOf(textOnly([part]))[0]?.message).toBe(
+        `contents[0].parts[0] must have exactly one of ${PART_KINDS_TEXT} (found: text, inlineData)`,
+      );
+    });
+
+    it('does not count thought and thoughtSignature as kinds', () => {
+      expect(problemsOf(textOnly([{ thought: true, thoughtSignature: 'x' }]))[0]?.message).toBe(
+        `contents[0].parts[0] must have exactly one of ${PART_KINDS_TEXT} (found: none)`,
+      );
+      expect(acceptedValue(textOnly([{ text: 'a', thought: true, thoughtSignature: 'x' }]))).toBeDefined();
+    });
+
+    it('reports every bad part of a list, not just the first', () => {
+      const problems = problemsOf(textOnly([{}, 'x', { text: 5 }]));
+      expect(problems.map((problem) => problem.field)).toEqual([
+        'contents[0].parts[0]',
+        'contents[0].parts[1]',
+        'contents[0].parts[2].text',
+      ]);
+      expect(problems[2]?.message).toBe('contents[0].parts[2].text must be a string');
+    });
+
+    it('checks inline data deep inside the conversation', () => {
+      const body = {
+        contents: [
+          { parts: [{ text: 'a' }] },
+          { role: 'user', parts: [{ text: 'b' }, { inlineData: { data: 'not base64!' } }] },
+        ],
+      };
+      expect(problemsOf(body)).toEqual([
+        {
+          field: 'contents[1].parts[1].inlineData.mimeType',
+          message: 'contents[1].parts[1].inlineData.mimeType is required',
+        },
+        {
+          field: 'contents[1].parts[1].inlineData.data',
+          message: 'contents[1].parts[1].inlineData.data must be Base64-encoded data',
+        },
+      ]);
+    });
+
+    it('refuses a MIME type without a subtype', () => {
+      expect(problemsOf(textOnly([{ inlineData: { mimeType: 'png', data: 'AAAA' } }]))[0]?.message).toBe(
+        'contents[0].parts[0].inlineData.mimeType must be a MIME type such as image/png',
+      );
+    });
+
+    it('checks function calls and responses', () => {
+      expect(
+        problemsOf(
+          textOnly([{ functionCall: { name: 'f', args: [1] } }, { functionResponse: { name: 'f' } }]),
+        ),
+      ).toEqual([
+        {
+          field: 'contents[0].parts[0].functionCall.args',
+          message: 'contents[0].parts[0].functionCall.args must be an object',
+        },
+        {
+          field: 'contents[0].parts[1].functionResponse.response',
+          message: 'contents[0].parts[1].functionResponse.response is required',
+        },
+      ]);
+    });
+
+    it('requires parts in the system instruction', () => {
+      expect(problemsOf({ ...minimal, systemInstruction: { text: 'Be brief' } })).toEqual([
+        { field: 'systemInstruction.parts', message: 'systemInstruction.parts is required' },
+      ]);
+    });
+  });
+
+  describe('generationConfig', () => {
+    const withConfig = (generationConfig: unknown) => ({ ...minimal, generationConfig });
+
+    it.each([
+      [{ temperature: 'hot' }, 'generationConfig.temperature must be a number'],
+      [{ temperature: '0.5' }, 'generationConfig.temperature must be a number'],
+      [{ temperature: 2.5 }, 'generationConfig.temperature must be between 0 and 2'],
+      [{ topP: 1.5 }, 'generationConfig.topP must be between 0 and 1'],
+      [{ maxOutputTokens: 1.5 }, 'generationConfig.maxOutputTokens must be an integer'],
+      [{ maxOutputTokens: '100' }, 'generationConfig.maxOutputTokens must be an integer'],
+      [{ maxOutputTokens: 0 }, 'generationConfig.maxOutputTokens must be at least 1'],
+      [{ topK: 2.5 }, 'generationConfig.topK must be an integer'],
+      [{ stopSequences: 'END' }, 'generationConfig.stopSequences must be an array'],
+      [{ stopSequences: ['END', 3] }, 'generationConfig.stopSequences[1] must be a string'],
+      [{ responseLogprobs: 'yes' }, 'generationConfig.responseLogprobs must be a boolean'],
+      [{ responseSchema: 'x' }, 'generationConfig.responseSchema must be an object'],
+      [
+        { responseModalities: ['TEXT', 'VIDEO'] },
+        'generationConfig.responseModalities[1] must be one of TEXT, IMAGE, AUDIO',
+      ],
+      [
+        { imageConfig: { imageSize: '1k' } },
+        'generationConfig.imageConfig.imageSize must be one of 1K, 2K, 4K',
+      ],
+      [
+        { imageConfig: { aspectRatio: '7:3' } },
+        'generationConfig.imageConfig.aspectRatio must be one of 1:1, 2:3, 3:2, 3:4, 4:3, 4:5, 5:4, 9:16, 16:9, 21:9',
+      ],
+      [
+        { thinkingConfig: { thinkingBudget: -2 } },
+        'generationConfig.thinkingConfig.thinkingBudget must be at least -1',
+      ],
+      [{ thinkingConfig: 'on' }, 'generationConfig.thinkingConfig must be an object'],
+      [{ temperature: null }, 'generationConfig.temperature must be a number'],
+    ])('refuses %j', (config, message) => {
+      expect(problemsOf(withConfig(config)).map((problem) => problem.message)).toEqual([message]);
+    });
+
+    it('refuses a generationConfig that is not an object', () => {
+      expect(problemsOf(withConfig([]))).toEqual([
+        { field: 'generationConfig', message: 'generationConfig must be an object' },
+      ]);
+    });
+  });
+
+  describe('safety, tools and tool config', () => {
+    it('lists the allowed safety thresholds', () => {
+      const body = {
+        ...minimal,
+        safetySettings: [{ category: 'HARM_CATEGORY_HATE_SPEECH', threshold: 'BLOCK_SOME' }],
+      };
+      expect(problemsOf(body)).toEqual([
+        {
+          field: 'safetySettings[0].threshold',
+          message:
+            'safetySettings[0].threshold must be one of BLOCK_NONE, BLOCK_ONLY_HIGH, BLOCK_MEDIUM_AND_ABOVE, BLOCK_LOW_AND_ABOVE, OFF',
+        },
+      ]);
+    });
+
+    it('refuses an unknown harm category', () => {
+      const body = { ...minimal, safetySettings: [{ category: 'HARM_CATEGORY_OTHER', threshold: 'OFF' }] };
+      expect(problemsOf(body)[0]?.field).toBe('safetySettings[0].category');
+    });
+
+    it('refuses an unknown function calling mode', () => {
+      expect(
+        problemsOf({ ...minimal, toolConfig: { functionCallingConfig: { mode: 'SOMETIMES' } } }),
+      ).toEqual([
+        {
+          field: 'toolConfig.functionCallingConfig.mode',
+          message: 'toolConfig.functionCallingConfig.mode must be one of AUTO, ANY, NONE',
+        },
+      ]);
+    });
+
+    it('refuses allowed function names that are not strings', () => {
+      const body = { ...minimal, toolConfig: { functionCallingConfig: { allowedFunctionNames: 'lookup' } } };
+      expect(problemsOf(body)[0]?.message).toBe(
+        'toolConfig.functionCallingConfig.allowedFunctionNames must be an array',
+      );
+    });
+
+    it('checks function declarations and built-in tool options', () => {
+      const body = {
+        ...minimal,
+        tools: [{ functionDeclarations: [{ description: 'x' }] }, { webSearch: true }],
+      };
+      expect(problemsOf(body)).toEqual([
+        {
+          field: 'tools[0].functionDeclarations[0].name',
+          message: 'tools[0].functionDeclarations[0].name is required',
+        },
+        { field: 'tools[1].webSearch', message: 'tools[1].webSearch must be an object' },
+      ]);
+    });
+  });
+
+  it('reports every problem of a request at once', () => {
+    const problems = problemsOf({
+      contents: [{ role: 'bot', parts: [{ text: 'a' }] }],
+      generationConfig: { temperature: 'hot', maxOutputTokens: 1.5 },
+      cachedContent: 5,
+    });
+    expect(problems.map((problem) => problem.field)).toEqual([
+      'contents[0].role',
+      'generationConfig.temperature',
+      'generationConfig.maxOutputTokens',
+      'cachedContent',
+    ]);
+  });
+});

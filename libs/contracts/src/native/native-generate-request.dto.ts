@@ -1,0 +1,37 @@
+import { NestedField, NestedListField } from '../validation/nested-field.decorator';
+import { StringField } from '../validation/scalar-field.decorator';
+import { ContentDto, SystemInstructionDto } from './content.dto';
+import { GenerationConfigDto } from './generation-config.dto';
+import { SafetySettingDto } from './safety-setting.dto';
+import { ToolConfigDto } from './tool-config.dto';
+import { ToolDto } from './tool.dto';
+
+/**
+ * Body of the native generate and stream routes, camelCase only (snake_case spellings are renamed
+ * before validation). Fields not declared here pass through untouched.
+ */
+export class NativeGenerateRequestDto {
+  @NestedListField(() => ContentDto, { description: 'The conversation.', minItems: 1 })
+  contents: ContentDto[];
+
+  @NestedField(() => SystemInstructionDto, { description: 'System prompt.', optional: true })
+  systemInstruction?: SystemInstructionDto;
+
+  @NestedField(() => GenerationConfigDto, { description: 'Generation settings.', optional: true })
+  generationConfig?: GenerationConfigDto;
+
+  @NestedListField(() => SafetySettingDto, {
+    description: 'Blocking thresholds per harm category.',
+    optional: true,
+  })
+  safetySettings?: SafetySettingDto[];
+
+  @NestedListField(() => ToolDto, { description: 'Tools the model may use.', optional: true })
+  tools?: ToolDto[];
+
+  @NestedField(() => ToolConfigDto, { description: 'Tool usage settings.', optional: true })
+  toolConfig?: ToolConfigDto;
+
+  @StringField({ description: 'Id of a cached context to reuse.', optional: true, nonEmpty: true })
+  cachedContent?: string;
+}

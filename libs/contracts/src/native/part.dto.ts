@@ -1,0 +1,83 @@
+import { BooleanField, StringField, Base64Field } from '../validation/scalar-field.decorator';
+import { JsonObjectField, NestedField } from '../validation/nested-field.decorator';
+import { ValidateObjectRule } from '../validation/rule.decorator';
+import { PART_KINDS } from './native-values.constants';
+
+const MIME_TYPE = /^[\w.+-]+\/[\w.+-]+(?:\s*;.*)?$/;
+const MIME_TYPE_RULES = { nonEmpty: true, pattern: MIME_TYPE, patternHint: 'a MIME type such as image/png' };
+
+/** Fields a part may carry next to its one kind. */
+const PART_COMPANIONS: readonly string[] = ['thought', 'thoughtSignature'];
+
+export class InlineDataDto {
+  @StringField({ description: 'MIME type of the data.', example: 'image/png', ...MIME_TYPE_RULES })
+  mimeType: string;
+
+  @Base64Field({ description: 'The bytes, Base64-encoded.' })
+  data: string;
+}
+
+export class FileDataDto {
+  @StringField({ description: 'MIME type of the file.', optional: true, ...MIME_TYPE_RULES })
+  mimeType?: string;
+
+  @StringField({ description: 'URI of the file.', nonEmpty: true })
+  fileUri: string;
+}
+
+export class FunctionCallDto {
+  @StringField({ description: 'Name of the function to call.', nonEmpty: true })
+  name: string;
+
+  @JsonObjectField({ description: 'Arguments, as a JSON object.', optional: true })
+  args?: Record<string, unknown>;
+
+  @StringField({ description: 'Call id, echoed in the matching function response.', optional: true })
+  id?: string;
+}
+
+export class FunctionResponseDto {
+  @StringField({ description: 'Name of the function that was called.', nonEmpty: true })
+  name: string;
+
+  @JsonObjectField({ description: 'What the function returned, as a JSON object.' })
+  response: Record<string, unknown>;
+
+  @StringField({ description: 'Id of the call this answers.', optional: true })
+  id?: string;
+}
+
+function checkExactlyOnePartKind(part: Record<string, unknown>): string | undefined {
+  const kinds = PART_KINDS.filter((kind) => part[kind] !== undefined);
+  if (kinds.length === 1) return undefined;
+  const found =
+    kinds.length > 1
+      ? kinds
+      : Object.keys(part).filter((key) => part[key] !== undefined && !PART_COMPANIONS.includes(key));
+  return `must have exactly one of ${PART_KINDS.join(', ')} (found: ${found.length > 0 ? found.join(', ') : 'none'})`;
+}
+
+/** One piece of a content item; exactly one kind per part. */
+@ValidateObjectRule('exactlyOnePartKind', checkExactlyOnePartKind)
+export class PartDto {
+  @StringField({ description: 'Text.', optional: true })
+  text?: string;
+
+  @NestedField(() => InlineDataDto, { description: 'Bytes sent inline (images, audio …).', optional: true })
+  inlineData?: InlineDataDto;
+
+  @NestedField(() => FileDataDto, { description: 'A file referenced by URI.', optional: true })
+  fileData?: FileDataDto;
+
+  @NestedField(() => FunctionCallDto, { description: 'A function call made by the model.', optional: true })
+  functionCall?: FunctionCallDto;
+
+  @NestedField(() => FunctionResponseDto, { description: 'The result of a function call.', optional: true })
+  functionResponse?: FunctionResponseDto;
+
+  @BooleanField({ description: 'Marks a thought summary, not answer text.', optional: true })
+  thought?: boolean;
+
+  @StringField({ description: 'Opaque reasoning state, echoed back in later turns.', optional: true })
+  thoughtSignature?: string;
+}

@@ -1,0 +1,110 @@
+import { ValidateObjectRule } from './rule.decorator';
+import { NestedField, NestedListField } from './nested-field.decorator';
+import { IntegerField, StringField } from './scalar-field.decorator';
+import { describeProblems, FieldProblem, validateBody } from './validate-body.util';
+
+class LeafDto {
+  @IntegerField({ description: 'A count.', min: 0 })
+  count: number;
+}
+
+@ValidateObjectRule('evenLeaves', (tree) =>
+  Array.isArray(tree['leaves']) && tree['leaves'].length % 2 === 1
+    ? 'must have an even number of leaves'
+    : undefined,
+)
+class TreeDto {
+  @StringField({ description: 'A name.', nonEmpty: true })
+  name: string;
+
+  @NestedListField(() => LeafDto, { description: 'Leaves.', optional: true })
+  leaves?: LeafDto[];
+
+  @NestedField(() => LeafDto, { description: 'The root leaf.', optional: true })
+  root?: LeafDto;
+}
+
+function problemsOf(body: unknown, refuseUnknownFields = false): FieldProblem[] {
+  const result = validateBody(TreeDto, body, { refuseUnknownFields });
+  if (result.ok) throw new Error('expected the body to be refused');
+  return result.problems;
+}
+
+describe('validateBody', () => {
+  it('returns an instance of the DTO class with nested instances', () => {
+    const result = validateBody(TreeDto, { name: 'oak', leaves: [{ count: 1 }, { count: 2 }] });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.value).toBeInstanceOf(TreeDto);
+    expect(result.value.leaves?.[1]).toBeInstanceOf(LeafDto);
+  });
+
+  it('does not touch the plain object it was given', () => {
+    const plain = { name: 'oak', leaves: [{ count: 1 }, { count: 2 }] };
+    const copy = structuredClone(plain);
+    validateBody(TreeDto, plain);
+    expect(plain).toEqual(copy);
+  });
+
+  it('writes paths with array indexes, like the wire', () => {
+    expect(problemsOf({ name: 'oak', leaves: [{ count: 1 }, { count: -1 }] })).toEqual([
+      { field: 'leaves[1].count', message: 'leaves[1].count must be at least 0' },
+    ]);
+  });
+
+  it('reports a rule about the whole body at (body)', () => {
+    expect(problemsOf({ name: 'oak', leaves: [{ count: 1 }] })).toEqual([
+      { field: '(body)', message: '(body) must have an even number of leaves' },
+    ]);
+  });
+
+  it('rewords class-validator nested-object messages', () => {
+    expect(problemsOf({ name: 'oak', leaves: [5, null] })).toEqual([
+      { field: 'leaves[0]', message: 'leaves[0] must be an object' },
+      { field: 'leaves[1]', message: 'leaves[1] must be an object' },
+    ]);
+  });
+
+  it('does not coerce types', () => {
+    expect(problemsOf({ name: 'oak', root: { count: '3' } })).toEqual([
+      { field: 'root.count', message: 'root.count must be an integer' },
+    ]);
+  });
+
+  it('refuses unknown fields at every depth only when asked', () => {
+    const body = { name: 'oak', colour: 'green', root: { count: 1, weight: 2 } };
+    expect(problemsOf(body, true)).toEqual([
+      { field: 'colour', message: 'colour is not a known field' },
+      { field: 'root.weight', message: 'root.weight is not a known field' },
+    ]);
+    const lenient = validateBody(TreeDto, body);
+    expect(lenient.ok && lenient.value).toMatchObject(body);
+  });
+
+  it('does not let a __proto__ key change the prototype of the value', () => {
+    const result = validateBody(TreeDto, JSON.parse('{"name":"oak","__proto__":{"polluted":true}}'));
+    expect(result.ok && result.value).toBeInstanceOf(TreeDto);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+});
+
+describe('describeProblems', () => {
+  const problem = (field: string): FieldProblem => ({ field, message: `${field} must be a number` });
+
+  it('names every field in one sentence', () => {
+    expect(describeProblems([problem('a'), problem('b[0].c')])).toBe(
+      'Invalid request: a must be a number; b[0].c must be a number.',
+    );
+  });
+
+  it('summarises beyond twenty problems', () => {
+    const problems = Array.from({ length: 23 }, (_unused, index) => problem(`f${index}`));
+    const sentence = describeProblems(problems);
+    expect(sentence).toContain('f19 must be a number; and 3 more problems.');
+    expect(sentence).not.toContain('f20');
+  });
+
+  it('still says something without problems', () => {
+    expect(describeProblems([])).toBe('The request is invalid.');
+  });
+});

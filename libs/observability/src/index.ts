@@ -1,0 +1,5 @@
+export * from './logger/create-logger';
+export * from './logger/log-redaction.paths';
+export * from './logger/sensitive-text.scrub';
+export * from './metrics/create-metrics';
+export * from './request-id/request-id.util';

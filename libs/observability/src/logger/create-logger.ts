@@ -1,0 +1,28 @@
+import pino, { type DestinationStream, type Logger } from 'pino';
+import { LOG_REDACTION_PATHS } from './log-redaction.paths';
+import { REDACTED, scrubSensitiveText } from './sensitive-text.scrub';
+
+export type GatewayLogger = Logger;
+
+export interface LoggerOptions {
+  level: string;
+  /** Service name written on every line (`gateway`, `worker-video` …). */
+  name: string;
+  /** Where lines go; standard output when absent. Tests pass a stream they read back. */
+  destination?: DestinationStream;
+}
+
+/**
+ * A pino logger that cannot leak credentials: known credential fields and headers are censored by
+ * path, and every finished line is scrubbed of gateway keys, `?key=` values, bearer tokens and long
+ * base64 payloads wherever they hide (messages, error stacks, nested objects, child bindings).
+ */
+export function createLogger(options: LoggerOptions): GatewayLogger {
+  const pinoOptions = {
+    name: options.name,
+    level: options.level,
+    redact: { paths: [...LOG_REDACTION_PATHS], censor: REDACTED },
+    hooks: { streamWrite: scrubSensitiveText },
+  };
+  return options.destination ? pino(pinoOptions, options.destination) : pino(pinoOptions);
+}

@@ -1,0 +1,3 @@
+export * from './compat-error.classifier';
+export * from './compat-text.adapter';
+export * from './compat-usage.util';

@@ -1,0 +1,256 @@
+import { lookup } from 'node:dns/promises';
+import type { LookupAddress } from 'node:dns';
+import { isIP } from 'node:net';
+import { Client, type Dispatcher } from 'undici';
+import { PrivateHostAllowList, isRefusedAddress } from './address-policy';
+import { linkAbortController } from './linked-abort.util';
+
+export type SafeFetchErrorCode =
+  | 'invalid_url'
+  | 'forbidden_address'
+  | 'unresolvable_host'
+  | 'unreachable'
+  | 'too_many_redirects'
+  | 'too_large'
+  | 'timeout';
+
+/** Why a URL supplied by a client or an admin was not fetched; callers map it to their own error. */
+export class SafeFetchError extends Error {
+  constructor(
+    readonly code: SafeFetchErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SafeFetchError';
+  }
+}
+
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+export interface SafeFetcherOptions {
+  /** Operator exceptions to the refused ranges: host, host:port, [v6]:port, IP address or CIDR. */
+  allowPrivateHosts?: readonly string[];
+  /** Largest body accepted, in bytes. */
+  maxBytes: number;
+  /** Time allowed for the whole fetch, redirects and body included. */
+  timeoutMs: number;
+  maxRedirects: number;
+  /** Resolves a host name to every address it has; replaceable in tests. Default: the system resolver. */
+  resolveHost?: (hostname: string) => Promise<ResolvedAddress[]>;
+}
+
+export interface SafeFetchResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  contentType?: string;
+  /** Iterating past `maxBytes` throws SafeFetchError `too_large`; stopping early frees the connection. */
+  body: AsyncIterable<Buffer>;
+}
+
+export interface SafeFetcher {
+  fetch(url: string, options?: { signal?: AbortSignal }): Promise<SafeFetchResponse>;
+}
+
+interface PinnedResponse {
+  /** The one-off client holding the connection; destroyed once the body is done with. */
+  client: Client;
+  response: Dispatcher.ResponseData;
+}
+
+interface CheckedTarget {
+  url: URL;
+  address: ResolvedAddress;
+}
+
+const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+const TIMEOUT_CODES: ReadonlySet<string> = new Set([
+  'ETIMEDOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+/** Sent instead of anything the caller had: a fetched URL never sees the caller's credentials. */
+const REQUEST_HEADERS = { accept: '*/*', 'user-agent': 'generation-gateway-fetcher' };
+
+async function resolveWithSystem(hostname: string): Promise<ResolvedAddress[]> {
+  const addresses: LookupAddress[] = await lookup(hostname, { all: true, verbatim: true });
+  return addresses.map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
+}
+
+/**
+ * The one way to fetch a URL that a client or an admin supplied. The host is resolved once, every
+ * address is checked, and the connection goes to the checked address (so a second DNS answer cannot
+ * swap in an internal one); every redirect hop is checked again; size and time are capped.
+ */
+export function createSafeFetcher(options: SafeFetcherOptions): SafeFetcher {
+  const allowList = new PrivateHostAllowList(options.allowPrivateHosts ?? []);
+  const resolveHost = options.resolveHost ?? resolveWithSystem;
+
+  async function checkTarget(url: URL, signal: AbortSignal): Promise<CheckedTarget> {
+    const bareHost = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+    const literalFamily = isIP(bareHost);
+    let addresses: ResolvedAddress[];
+    if (literalFamily === 4 || literalFamily === 6) {
+      addresses = [{ address: bareHost, family: literalFamily }];
+    } else {
+      addresses = await untilAborted(
+        resolveHost(bareHost).catch(() => []),
+        signal,
+      );
+      if (addresses.length === 0) throw new SafeFetchError('unresolvable_host', `cannot resolve ${bareHost}`);
+    }
+    // One refused address refuses the host: a name mixing public and internal addresses is not trusted.
+    for (const { address } of addresses) {
+      if (isRefusedAddress(address) && !allowList.allows(url, address)) {
+        throw new SafeFetchError('forbidden_address', `${url.host} resolves to a non-public address`);
+      }
+    }
+    return { url, address: addresses[0] };
+  }
+
+  /** Follows redirects hop by hop, checking each target; returns the first answer that is not one. */
+  async function requestFollowingRedirects(location: string, signal: AbortSignal): Promise<PinnedResponse> {
+    let target = await checkTarget(parseFetchableUrl(location), signal);
+    for (let redirects = 0; ; redirects += 1) {
+      const pinned = await requestPinned(target, signal);
+      const { statusCode, headers } = pinned.response;
+      const redirectLocation = REDIRECT_STATUSES.has(statusCode) ? headers.location : undefined;
+      if (typeof redirectLocation !== 'string') return pinned;
+      void pinned.client.destroy();
+      if (redirects >= options.maxRedirects) {
+        throw new SafeFetchError('too_many_redirects', `more than ${options.maxRedirects} redirects`);
+      }
+      target = await checkTarget(parseFetchableUrl(redirectLocation, target.url), signal);
+    }
+  }
+
+  return {
+    async fetch(location, fetchOptions = {}) {
+      const abortController = linkAbortController(fetchOptions.signal);
+      const timer = setTimeout(() => {
+        abortController.abort(
+          new SafeFetchError('timeout', `fetch took longer than ${options.timeoutMs} ms`),
+        );
+      }, options.timeoutMs);
+      timer.unref();
+      const release = (): void => {
+        clearTimeout(timer);
+        abortController.unlink();
+      };
+      try {
+        const { client, response } = await requestFollowingRedirects(location, abortController.signal);
+        const contentLength = Number(response.headers['content-length']);
+        if (Number.isFinite(contentLength) && contentLength > options.maxBytes) {
+          void client.destroy();
+          throw new SafeFetchError('too_large', `body of ${contentLength} bytes exceeds ${options.maxBytes}`);
+        }
+        const contentType = response.headers['content-type'];
+        return {
+          status: response.statusCode,
+          headers: response.headers,
+          contentType: typeof contentType === 'string' ? contentType : undefined,
+          body: limitBody(response.body, options.maxBytes, abortController.signal, () => {
+            release();
+            // A one-off connection: nothing is gained by keeping it open once the body is read.
+            void client.destroy();
+          }),
+        };
+      } catch (error) {
+        release();
+        throw fromFetchError(error, abortController.signal);
+      }
+    },
+  };
+}
+
+/** Settles like `promise`, or rejects with the signal's reason as soon as it aborts (DNS cannot be cancelled). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** An absolute http(s) URL without credentials; `base` resolves a redirect's relative Location. */
+function parseFetchableUrl(location: string, base?: URL): URL {
+  let url: URL;
+  try {
+    url = new URL(location, base);
+  } catch {
+    throw new SafeFetchError('invalid_url', 'not an absolute URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new SafeFetchError('invalid_url', `scheme ${url.protocol} is not fetched`);
+  }
+  if (url.username || url.password)
+    throw new SafeFetchError('invalid_url', 'URLs with credentials are not fetched');
+  return url;
+}
+
+/** A one-off connection whose DNS lookup is answered with the checked address only. */
+async function requestPinned(target: CheckedTarget, signal: AbortSignal): Promise<PinnedResponse> {
+  const { address, family } = target.address;
+  const client = new Client(target.url.origin, {
+    connect: {
+      lookup: (_hostname, lookupOptions, callback) => {
+        if (lookupOptions.all) callback(null, [{ address, family }]);
+        else callback(null, address, family);
+      },
+    },
+  });
+  try {
+    const response = await client.request({
+      path: target.url.pathname + target.url.search,
+      method: 'GET',
+      headers: REQUEST_HEADERS,
+      signal,
+    });
+    return { client, response };
+  } catch (error) {
+    void client.destroy();
+    throw error;
+  }
+}
+
+async function* limitBody(
+  body: AsyncIterable<Buffer>,
+  maxBytes: number,
+  signal: AbortSignal,
+  release: () => void,
+): AsyncIterable<Buffer> {
+  let received = 0;
+  try {
+    for await (const chunk of body) {
+      received += chunk.length;
+      if (received > maxBytes) throw new SafeFetchError('too_large', `body exceeds ${maxBytes} bytes`);
+      yield chunk;
+    }
+  } catch (error) {
+    throw fromFetchError(error, signal);
+  } finally {
+    release();
+  }
+}
+
+function fromFetchError(error: unknown, signal: AbortSignal): unknown {
+  if (error instanceof SafeFetchError) return error;
+  if (signal.aborted) return signal.reason;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return error;
+  if (TIMEOUT_CODES.has(code)) return new SafeFetchError('timeout', `fetch timed out (${code})`);
+  return new SafeFetchError('unreachable', `fetch failed (${code})`);
+}

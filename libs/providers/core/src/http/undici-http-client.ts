@@ -1,0 +1,109 @@
+import { Agent, type Dispatcher } from 'undici';
+import type { UpstreamHttpClient, UpstreamHttpRequest, UpstreamHttpResponse } from '../http-client';
+import { fromTransportError } from './transport-error.util';
+
+export interface UndiciHttpClientOptions {
+  /** Most connections kept to one upstream origin. */
+  connectionsPerOrigin?: number;
+  /** How long an idle keep-alive connection stays open. */
+  keepAliveTimeoutMs?: number;
+  /** Default time until response headers arrive; a request may override it. */
+  headersTimeoutMs?: number;
+  /** Default time allowed between two body chunks; a request may override it. */
+  bodyTimeoutMs?: number;
+}
+
+export type ClosableUpstreamHttpClient = UpstreamHttpClient & {
+  /** Closes every pooled connection once in-flight requests finish. */
+  close(): Promise<void>;
+};
+
+const DEFAULT_CONNECTIONS_PER_ORIGIN = 256;
+const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 4_000;
+const DEFAULT_HEADERS_TIMEOUT_MS = 300_000;
+const DEFAULT_BODY_TIMEOUT_MS = 300_000;
+
+/** The production UpstreamHttpClient: one undici Agent, a keep-alive pool per origin, no pipelining. */
+export function createUndiciHttpClient(options: UndiciHttpClientOptions = {}): ClosableUpstreamHttpClient {
+  const agent = new Agent({
+    connections: options.connectionsPerOrigin ?? DEFAULT_CONNECTIONS_PER_ORIGIN,
+    pipelining: 1,
+    keepAliveTimeout: options.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+    headersTimeout: options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
+    bodyTimeout: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+  });
+  return {
+    request: (request) => sendRequest(agent, request),
+    close: () => agent.close(),
+  };
+}
+
+async function sendRequest(agent: Agent, request: UpstreamHttpRequest): Promise<UpstreamHttpResponse> {
+  const url = new URL(request.url);
+  try {
+    const response = await agent.request({
+      origin: url.origin,
+      path: url.pathname + url.search,
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
+      signal: request.signal,
+      headersTimeout: request.headersTimeoutMs,
+      bodyTimeout: request.bodyTimeoutMs,
+    });
+    return new UndiciUpstreamResponse(response, request.signal);
+  } catch (error) {
+    throw fromTransportError(error, request.signal);
+  }
+}
+
+class UndiciUpstreamResponse implements UpstreamHttpResponse {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: AsyncIterable<Buffer>;
+
+  constructor(
+    private readonly response: Dispatcher.ResponseData,
+    private readonly signal: AbortSignal | undefined,
+  ) {
+    this.status = response.statusCode;
+    this.headers = response.headers;
+    this.body = { [Symbol.asyncIterator]: () => this.iterateBody() };
+  }
+
+  async text(): Promise<string> {
+    try {
+      return await this.response.body.text();
+    } catch (error) {
+      throw fromTransportError(error, this.signal);
+    }
+  }
+
+  async bytes(): Promise<Buffer> {
+    try {
+      const bytes = await this.response.body.bytes();
+      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    } catch (error) {
+      throw fromTransportError(error, this.signal);
+    }
+  }
+
+  async dump(): Promise<void> {
+    // Best effort: a failure while discarding a body only means the connection is not reused.
+    await this.response.body.dump().catch(() => undefined);
+  }
+
+  /** The readable's own iterator, with transport errors mapped; return() destroys the socket's body. */
+  private iterateBody(): AsyncIterator<Buffer> {
+    const iterator: AsyncIterator<Buffer> = this.response.body[Symbol.asyncIterator]();
+    const signal = this.signal;
+    return {
+      next: () =>
+        iterator.next().catch((error: unknown) => {
+          throw fromTransportError(error, signal);
+        }),
+      return: (value?: unknown) =>
+        iterator.return ? iterator.return(value) : Promise.resolve({ done: true, value: undefined }),
+    };
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * Every upstream failure becomes exactly one of these kinds; callers branch on the kind only
+ * (failover, circuit breaker, what the client sees).
+ */
+export const UPSTREAM_ERROR_KINDS = [
+  'rate_limit',
+  'overload',
+  'auth',
+  'bad_request',
+  'content_policy',
+  'insufficient_balance',
+  'timeout',
+] as const;
+
+export type UpstreamErrorKind = (typeof UPSTREAM_ERROR_KINDS)[number];
+
+export interface UpstreamFailure {
+  kind: UpstreamErrorKind;
+  /** Whether the same request may succeed on a retry (same or another channel). */
+  retryable: boolean;
+  /** Upstream-provided wait hint (Retry-After), in milliseconds. */
+  retryAfterMs?: number;
+  /** HTTP status the upstream answered with; absent for transport failures. */
+  httpStatus?: number;
+  /** Upstream's own message, safe to show to the client for bad_request and content_policy. */
+  message: string;
+  /** Upstream machine-readable code or status string, for logs and metrics. */
+  upstreamCode?: string;
+}
+
+/**
+ * Kinds where another channel may serve the same request: the failure says something about the
+ * channel (its quota, its health, its credentials), not about the request.
+ */
+const CHANNEL_FAULT_KINDS: ReadonlySet<UpstreamErrorKind> = new Set([
+  'rate_limit',
+  'overload',
+  'timeout',
+  'auth',
+  'insufficient_balance',
+]);
+
+export function isChannelFault(kind: UpstreamErrorKind): boolean {
+  return CHANNEL_FAULT_KINDS.has(kind);
+}
+
+export class UpstreamError extends Error {
+  constructor(readonly failure: UpstreamFailure) {
+    super(`${failure.kind}: ${failure.message}`);
+    this.name = 'UpstreamError';
+  }
+}
+
+/** Parses a Retry-After header (seconds or HTTP date) into milliseconds. */
+export function retryAfterMsFrom(header: string | string[] | undefined, nowMs: number): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
+  const dateMs = Date.parse(value);
+  return Number.isNaN(dateMs) ? undefined : Math.max(0, dateMs - nowMs);
+}

@@ -1,0 +1,3 @@
+export * from './kappa-error.classifier';
+export * from './kappa-text.adapter';
+export * from './kappa-usage.util';

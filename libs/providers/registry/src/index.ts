@@ -1,0 +1,2 @@
+export * from './text-adapter.lookup';
+export * from './text-adapter.registry';

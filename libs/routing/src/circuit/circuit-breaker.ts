@@ -1,0 +1,167 @@
+import { randomUUID } from 'node:crypto';
+import { isChannelFault, systemClock, type Clock, type UpstreamErrorKind } from '@gateway/providers-core';
+import type Redis from 'ioredis';
+import { parseCircuitEvent } from './circuit-event.parse';
+import { circuitRedisKeys, type CircuitRedisKeys } from './circuit-redis.keys';
+import { RECORD_FAILURE_SCRIPT, RECORD_SUCCESS_SCRIPT, parseCircuitScriptResult } from './circuit.scripts';
+
+export type CircuitState = 'closed' | 'open' | 'half_open';
+
+/** Structurally a pino logger's `warn`. */
+export interface CircuitLogger {
+  warn(fields: Record<string, unknown>, message: string): void;
+}
+
+export interface CircuitBreakerOptions {
+  /** The configured Redis prefix. */
+  prefix: string;
+  /** Channel-fault failures within the window that open a circuit. */
+  failureThreshold: number;
+  windowMs: number;
+  /** How long an open circuit refuses traffic before one probe is let through. */
+  cooldownMs: number;
+  /** Full re-read of the shared state, healing lost messages. Default 5 s. */
+  syncIntervalMs?: number;
+  /** How long a probe holds the half-open slot before another instance may probe. Default: cooldownMs. */
+  probeTimeoutMs?: number;
+  logger: CircuitLogger;
+  clock?: Clock;
+}
+
+/**
+ * Per-channel circuit breaker whose state all instances share through Redis.
+ *
+ * Failures are counted in Redis within a window; at the threshold a script opens the circuit until
+ * now + cool-down and announces it. Every instance mirrors the open circuits in memory (from the
+ * announcements and a periodic re-read), so asking about a healthy channel, or reporting a success on
+ * one, never touches Redis. After the cool-down the circuit is half-open: one request across all
+ * instances (whoever sets the probe key first) goes through; its success closes the circuit
+ * everywhere, its failure opens it again.
+ *
+ * Report only what the upstream said about the channel: recordFailure ignores kinds that are not
+ * channel faults. A probe that ends with such a kind reports nothing; its slot frees itself after
+ * probeTimeoutMs.
+ */
+export class CircuitBreaker {
+  /** Channel id → end of the cool-down, for every circuit known to be open. */
+  private openCircuits = new Map<string, number>();
+  private readonly keys: CircuitRedisKeys;
+  private readonly clock: Clock;
+  private readonly instanceId = randomUUID();
+  private syncTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly subscriber: Redis,
+    private readonly options: CircuitBreakerOptions,
+  ) {
+    this.keys = circuitRedisKeys(options.prefix);
+    this.clock = options.clock ?? systemClock;
+  }
+
+  async start(): Promise<void> {
+    this.subscriber.on('message', this.onMessage);
+    await this.subscriber.subscribe(this.keys.events);
+    // Listening only now: the connection's first `ready` is not a reconnection.
+    this.subscriber.on('ready', this.onReconnect);
+    await this.sync();
+    this.syncTimer = setInterval(() => this.syncInBackground(), this.options.syncIntervalMs ?? 5000);
+    this.syncTimer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.syncTimer);
+    this.syncTimer = undefined;
+    this.subscriber.off('message', this.onMessage);
+    this.subscriber.off('ready', this.onReconnect);
+    if (this.subscriber.status === 'ready') await this.subscriber.unsubscribe(this.keys.events);
+  }
+
+  /** The state as this instance knows it; no Redis call. */
+  stateOf(channelId: string, now = this.clock.now()): CircuitState {
+    const openUntil = this.openCircuits.get(channelId);
+    if (openUntil === undefined) return 'closed';
+    return now < openUntil ? 'open' : 'half_open';
+  }
+
+  /**
+   * Whether a request may go to the channel now. Closed: yes, without Redis. Open: no. Half-open:
+   * yes for the one caller across all instances that wins the probe slot.
+   */
+  async isAvailable(channelId: string, now = this.clock.now()): Promise<boolean> {
+    const state = this.stateOf(channelId, now);
+    if (state !== 'half_open') return state === 'closed';
+    const probeTimeoutMs = this.options.probeTimeoutMs ?? this.options.cooldownMs;
+    const won = await this.redis.set(this.keys.probe(channelId), this.instanceId, 'PX', probeTimeoutMs, 'NX');
+    return won === 'OK';
+  }
+
+  /** A call to the channel succeeded. Free for a closed circuit; closes a half-open one everywhere. */
+  async recordSuccess(channelId: string): Promise<void> {
+    const now = this.clock.now();
+    if (this.stateOf(channelId, now) !== 'half_open') return;
+    const reply = await this.redis.eval(
+      RECORD_SUCCESS_SCRIPT,
+      3,
+      this.keys.openCircuits,
+      this.keys.probe(channelId),
+      this.keys.failures(channelId),
+      channelId,
+      now,
+      this.keys.events,
+    );
+    const { outcome, openUntil } = parseCircuitScriptResult(reply);
+    if (outcome === 2) this.openCircuits.set(channelId, openUntil);
+    else this.openCircuits.delete(channelId);
+  }
+
+  /** A call to the channel failed with `kind`; only channel faults count towards opening. */
+  async recordFailure(channelId: string, kind: UpstreamErrorKind): Promise<void> {
+    const now = this.clock.now();
+    if (!isChannelFault(kind) || this.stateOf(channelId, now) === 'open') return;
+    const reply = await this.redis.eval(
+      RECORD_FAILURE_SCRIPT,
+      3,
+      this.keys.failures(channelId),
+      this.keys.openCircuits,
+      this.keys.probe(channelId),
+      channelId,
+      now,
+      this.options.windowMs,
+      this.options.failureThreshold,
+      this.options.cooldownMs,
+      this.keys.events,
+    );
+    const { outcome, openUntil } = parseCircuitScriptResult(reply);
+    if (outcome !== 0) this.openCircuits.set(channelId, openUntil);
+  }
+
+  /** Replaces the local mirror with the shared state. */
+  async sync(): Promise<void> {
+    const shared = await this.redis.hgetall(this.keys.openCircuits);
+    const openCircuits = new Map<string, number>();
+    for (const [channelId, openUntil] of Object.entries(shared)) {
+      const until = Number(openUntil);
+      if (Number.isFinite(until)) openCircuits.set(channelId, until);
+    }
+    this.openCircuits = openCircuits;
+  }
+
+  private syncInBackground(): void {
+    this.sync().catch((error: unknown) => {
+      const reason = error instanceof Error ? error.message : String(error);
+      this.options.logger.warn({ reason }, 'circuit state sync failed; keeping the previous state');
+    });
+  }
+
+  private readonly onMessage = (channel: string, message: string): void => {
+    if (channel !== this.keys.events) return;
+    const event = parseCircuitEvent(message);
+    if (event === undefined) return;
+    if ('closed' in event) this.openCircuits.delete(event.channelId);
+    else this.openCircuits.set(event.channelId, event.openUntil);
+  };
+
+  /** Announcements sent while the subscriber was away are lost: re-read the shared state. */
+  private readonly onReconnect = (): void => this.syncInBackground();
+}

@@ -1,0 +1,56 @@
+import Fastify, { FastifyInstance } from 'fastify';
+import { registerCompatRoutes } from './compat/compat.routes';
+import { registerControlRoutes } from './control.routes';
+import { splitDirectivePrefix } from './directive-prefix.util';
+import { registerKappaRoutes } from './kappa/kappa.routes';
+import { notFoundHandler } from './not-found.handler';
+import { registerRequestLifecycle } from './request-lifecycle';
+import { simulatedRoute } from './simulated-route';
+import { SimulatorOptions, StartSimulatorOptions, resolveSimulatorSettings } from './simulator-options';
+import { SimulatorState } from './simulator-state';
+
+/** Above the kappa wire's 20 MB inline-data limit, so the wire (not the simulator) decides. */
+const BODY_LIMIT_BYTES = 32 * 1024 * 1024;
+
+export interface RunningSimulator {
+  url: string;
+  server: FastifyInstance;
+  close(): Promise<void>;
+}
+
+/** The simulator as a Fastify instance, not yet listening. */
+export function createSimulatorServer(options: SimulatorOptions = {}): FastifyInstance {
+  const settings = resolveSimulatorSettings(options);
+  const state = new SimulatorState();
+  const server = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    // Hanging and paced requests must not hold close() for their whole scripted duration.
+    forceCloseConnections: true,
+    rewriteUrl: (request) => {
+      const { url, directives } = splitDirectivePrefix(request.url ?? '/');
+      state.begin(request, directives);
+      return url;
+    },
+  });
+  // Bodies stay raw text: the journal keeps them verbatim, the directive marker is found with
+  // indexOf, and each wire parses JSON itself.
+  server.removeAllContentTypeParsers();
+  server.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  registerRequestLifecycle(server, state);
+  registerControlRoutes(server, state);
+  registerKappaRoutes(server, settings, state);
+  registerCompatRoutes(server, settings, state);
+  server.setNotFoundHandler(simulatedRoute(state, notFoundHandler()));
+  return server;
+}
+
+/** Creates the simulator and listens (127.0.0.1 on a free port unless told otherwise). */
+export async function startSimulator(options: StartSimulatorOptions = {}): Promise<RunningSimulator> {
+  const server = createSimulatorServer(options);
+  const host = options.host ?? '127.0.0.1';
+  await server.listen({ host, port: options.port ?? 0 });
+  const address = server.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : options.port;
+  return { url: `http://${host}:${port}`, server, close: () => server.close() };
+}

@@ -1,0 +1,59 @@
+import type { SettlementInput, SettlementLogInput } from '@gateway/billing';
+import type { JobsOptions, Queue } from 'bullmq';
+
+/** Payload of a `text-settlement` job: a SettlementInput made JSON-safe. */
+export interface TextSettlementJob {
+  requestId: string;
+  /** Micros as a decimal string: JSON has no bigint. */
+  captureMicros: string;
+  log: SettlementLogInput;
+}
+
+export const TEXT_SETTLEMENT_JOB_NAME = 'settle';
+
+const DECIMAL_MICROS = /^(0|[1-9]\d*)$/;
+
+export function toSettlementJob(item: SettlementInput): TextSettlementJob {
+  return { requestId: item.requestId, captureMicros: item.captureMicros.toString(), log: item.log };
+}
+
+/** Throws on a payload no producer of this code base writes; retrying such a job cannot help. */
+export function fromSettlementJob(payload: TextSettlementJob): SettlementInput {
+  if (typeof payload.requestId !== 'string' || payload.requestId === '') {
+    throw new TypeError('text-settlement job without a request id');
+  }
+  if (typeof payload.captureMicros !== 'string' || !DECIMAL_MICROS.test(payload.captureMicros)) {
+    throw new TypeError(`text-settlement job ${payload.requestId} has no decimal captureMicros`);
+  }
+  if (typeof payload.log !== 'object' || payload.log === null) {
+    throw new TypeError(`text-settlement job ${payload.requestId} has no log`);
+  }
+  return { requestId: payload.requestId, captureMicros: BigInt(payload.captureMicros), log: payload.log };
+}
+
+/**
+ * One job per request: a duplicate enqueue is a no-op while the job is kept. (BullMQ refuses custom
+ * ids with a colon, hence the dash and the encoding.)
+ */
+export function textSettlementJobId(requestId: string): string {
+  return `settle-${encodeURIComponent(requestId)}`;
+}
+
+/**
+ * Retried with backoff for about 8.5 minutes (a database restart, a failover) before the job is kept
+ * as failed; the hold reaper settles the hold after its TTL if even that was not enough.
+ */
+export function textSettlementJobOptions(requestId: string): JobsOptions {
+  return {
+    jobId: textSettlementJobId(requestId),
+    attempts: 10,
+    backoff: { type: 'exponential', delay: 1_000 },
+    removeOnComplete: { age: 3_600, count: 100_000 },
+    removeOnFail: { age: 7 * 24 * 3_600 },
+  };
+}
+
+/** For the gateway: hands a settlement to worker-text through the `text-settlement` queue. */
+export async function enqueueTextSettlement(queue: Queue, item: SettlementInput): Promise<void> {
+  await queue.add(TEXT_SETTLEMENT_JOB_NAME, toSettlementJob(item), textSettlementJobOptions(item.requestId));
+}

@@ -1,0 +1,12 @@
+/** Every BullMQ queue of the system. A worker app consumes the queues of its modality. */
+export const QUEUE_NAMES = {
+  /** Settlements the gateway could not write inline; worker-text retries them until they land. */
+  textSettlement: 'text-settlement',
+  /** Periodic upkeep of text calls: the hold reaper. */
+  textMaintenance: 'text-maintenance',
+  imageTasks: 'image-tasks',
+  videoTasks: 'video-tasks',
+  assetTasks: 'asset-tasks',
+} as const;
+
+export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];

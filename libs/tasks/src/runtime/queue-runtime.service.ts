@@ -1,0 +1,94 @@
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import type { Environment, GatewayConfig } from '@gateway/config';
+import type { GatewayLogger } from '@gateway/observability';
+import { Queue, Worker, type ConnectionOptions, type Processor } from 'bullmq';
+import type { QueueName } from '../queue-names';
+import { closeWorkerWithin } from './graceful-close.util';
+import { readPositiveInteger } from './worker-environment.util';
+import { WORKER_CONFIG, WORKER_ENVIRONMENT, WORKER_LOGGER } from './worker-runtime.tokens';
+
+/** BullMQ's defaults; shorter values make a crashed worker's jobs come back sooner. */
+const DEFAULT_LOCK_DURATION_MS = 30_000;
+const DEFAULT_STALLED_INTERVAL_MS = 30_000;
+const MAX_LOCK_SETTING_MS = 3_600_000;
+
+export interface ConsumeOptions {
+  /** Jobs in flight at once in this process. */
+  concurrency: number;
+}
+
+/**
+ * Owns every BullMQ worker and queue of the process, all under the configured key prefix. On
+ * shutdown the workers stop fetching and finish their active jobs within the grace period, before
+ * the database connections close (those close in the later application-shutdown hook).
+ */
+@Injectable()
+export class QueueRuntime implements OnModuleDestroy {
+  private readonly workers: Worker[] = [];
+  private readonly queues = new Map<QueueName, Queue>();
+  /** How long a job stays locked without renewal before another worker may take it over. */
+  private readonly lockDurationMs: number;
+  /** How often each worker looks for jobs whose lock expired (their worker died). */
+  private readonly stalledIntervalMs: number;
+
+  constructor(
+    @Inject(WORKER_CONFIG) private readonly config: GatewayConfig,
+    @Inject(WORKER_LOGGER) private readonly logger: GatewayLogger,
+    @Inject(WORKER_ENVIRONMENT) env: Environment,
+  ) {
+    this.lockDurationMs = readPositiveInteger(env, 'QUEUE_LOCK_DURATION_MS', DEFAULT_LOCK_DURATION_MS, MAX_LOCK_SETTING_MS);
+    this.stalledIntervalMs = readPositiveInteger(
+      env,
+      'QUEUE_STALLED_INTERVAL_MS',
+      DEFAULT_STALLED_INTERVAL_MS,
+      MAX_LOCK_SETTING_MS,
+    );
+  }
+
+  consume<DataType, ResultType>(
+    queueName: QueueName,
+    processor: Processor<DataType, ResultType>,
+    options: ConsumeOptions,
+  ): Worker<DataType, ResultType> {
+    const worker = new Worker<DataType, ResultType>(queueName, processor, {
+      connection: this.connection(),
+      prefix: this.config.redisPrefix,
+      concurrency: options.concurrency,
+      lockDuration: this.lockDurationMs,
+      stalledInterval: this.stalledIntervalMs,
+    });
+    worker.on('error', (error) => this.logger.error({ err: error, queue: queueName }, 'queue worker error'));
+    worker.on('failed', (job, error) =>
+      this.logger.warn(
+        { err: error, queue: queueName, jobId: job?.id, attemptsMade: job?.attemptsMade },
+        'job attempt failed',
+      ),
+    );
+    this.workers.push(worker);
+    this.logger.info({ queue: queueName, concurrency: options.concurrency }, 'consuming queue');
+    return worker;
+  }
+
+  /** One producer per queue name, shared by the whole process. */
+  producer(queueName: QueueName): Queue {
+    const existing = this.queues.get(queueName);
+    if (existing) return existing;
+    const queue = new Queue(queueName, { connection: this.connection(), prefix: this.config.redisPrefix });
+    queue.on('error', (error) => this.logger.error({ err: error, queue: queueName }, 'queue producer error'));
+    this.queues.set(queueName, queue);
+    return queue;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.logger.info({ graceMs: this.config.shutdownGraceMs }, 'closing queue workers');
+    await Promise.all(
+      this.workers.map((worker) => closeWorkerWithin(worker, this.config.shutdownGraceMs, this.logger)),
+    );
+    await Promise.all([...this.queues.values()].map((queue) => queue.close()));
+  }
+
+  private connection(): ConnectionOptions {
+    // Workers block on Redis; a capped retry count would turn a short Redis outage into lost fetches.
+    return { url: this.config.redisUrl, maxRetriesPerRequest: null };
+  }
+}

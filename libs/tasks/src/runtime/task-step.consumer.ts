@@ -1,0 +1,62 @@
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import type { GatewayLogger } from '@gateway/observability';
+import { UnrecoverableError, type Job } from 'bullmq';
+import { isTaskStepJob, TASK_STEP_JOB_NAME } from '../jobs/task-step.job';
+import { taskKindsOfQueue } from '../task/task-kinds';
+import { TaskStepProcessor } from '../task/task-step.processor';
+import type { TaskStepResult } from '../task/task-step.types';
+import { TaskStore } from '../task/task-store';
+import { QueueRuntime } from './queue-runtime.service';
+import { TASK_STEP_WORKER_SETTINGS, type TaskStepWorkerSettings } from './task-step-worker.settings';
+import { WORKER_LOGGER } from './worker-runtime.tokens';
+
+/** Scheduler job that catches tasks whose step job was lost (for example with a Redis that lost its data). */
+export const OVERDUE_SWEEP_JOB_NAME = 'sweep-overdue-tasks';
+const OVERDUE_SWEEP_BATCH = 100;
+
+/**
+ * Consumes one task queue: step jobs go to the shared step processor; the periodic sweep fails (or
+ * reconciles) open tasks past their deadline. Any number of these processes may run side by side:
+ * the job scheduler is upserted idempotently and every task write is a compare-and-swap.
+ */
+@Injectable()
+export class TaskStepConsumer implements OnApplicationBootstrap {
+  constructor(
+    private readonly queues: QueueRuntime,
+    private readonly processor: TaskStepProcessor,
+    private readonly store: TaskStore,
+    @Inject(TASK_STEP_WORKER_SETTINGS) private readonly settings: TaskStepWorkerSettings,
+    @Inject(WORKER_LOGGER) private readonly logger: GatewayLogger,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const { queue, concurrency, overdueSweepIntervalMs } = this.settings;
+    await this.queues
+      .producer(queue)
+      .upsertJobScheduler(
+        OVERDUE_SWEEP_JOB_NAME,
+        { every: overdueSweepIntervalMs },
+        { name: OVERDUE_SWEEP_JOB_NAME, opts: { removeOnComplete: true, removeOnFail: 100 } },
+      );
+    this.queues.consume<unknown, TaskStepResult | number>(queue, (job, token) => this.handle(job, token), {
+      concurrency,
+    });
+  }
+
+  private async handle(job: Job<unknown>, token?: string): Promise<TaskStepResult | number> {
+    if (job.name === OVERDUE_SWEEP_JOB_NAME) return this.sweepOverdue();
+    if (job.name !== TASK_STEP_JOB_NAME || !isTaskStepJob(job)) {
+      throw new UnrecoverableError(`unexpected job ${job.name} on ${this.settings.queue}`);
+    }
+    return this.processor.process(job, token);
+  }
+
+  /** Runs the step of every overdue task of this queue's kinds; returns how many it looked at. */
+  private async sweepOverdue(): Promise<number> {
+    const kinds = taskKindsOfQueue(this.settings.queue);
+    const overdue = await this.store.findOverdue(new Date(), OVERDUE_SWEEP_BATCH, kinds);
+    for (const task of overdue) await this.processor.runStep(task.id);
+    if (overdue.length > 0) this.logger.info({ queue: this.settings.queue, count: overdue.length }, 'swept overdue tasks');
+    return overdue.length;
+  }
+}

@@ -1,0 +1,6 @@
+/** Injection tokens of the shared worker runtime. */
+export const WORKER_CONFIG = Symbol('WORKER_CONFIG');
+export const WORKER_LOGGER = Symbol('WORKER_LOGGER');
+export const WORKER_ENVIRONMENT = Symbol('WORKER_ENVIRONMENT');
+export const PG_POOL = Symbol('PG_POOL');
+export const PRISMA_CLIENT = Symbol('PRISMA_CLIENT');

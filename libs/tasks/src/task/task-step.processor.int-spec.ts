@@ -1,0 +1,349 @@
+import { HoldService, SettlementService } from '@gateway/billing';
+import { createPgPool, createPrismaClient, type PrismaClient, type Task } from '@gateway/db';
+import { UpstreamError, type AdapterContext } from '@gateway/providers-core';
+import { createTestDatabase, type TestDatabase } from '@gateway/testing';
+import { DelayedError } from 'bullmq';
+import type { Pool } from 'pg';
+import type { AsyncAdapter, AsyncPollResult, AsyncSubmission, AsyncTaskRequest } from './async-adapter';
+import type { JsonHandle } from './json-value';
+import { PrismaTaskChannelResolver } from './prisma-task-channel.resolver';
+import { TaskSettlementService } from './task-settlement.service';
+import { DEADLINE_EXCEEDED, SUBMISSION_OUTCOME_UNKNOWN, TaskStepProcessor } from './task-step.processor';
+import type { TaskOutcome, TaskStepTiming } from './task-step.types';
+import { TaskStore } from './task-store';
+
+const HOLD_MICROS = 5_000_000n;
+const TIMING: TaskStepTiming = { minPollDelayMs: 1_000, maxPollDelayMs: 30_000, submissionTimeoutMs: 120_000 };
+
+/** An upstream in memory: counts submissions and polls, answers polls from a script. */
+class FakeAsyncAdapter implements AsyncAdapter {
+  readonly submissions: AsyncTaskRequest[] = [];
+  readonly polls: JsonHandle[] = [];
+  pollScript: AsyncPollResult[] = [];
+  submitFailure?: unknown;
+  findSubmission?: (key: string) => Promise<AsyncSubmission | undefined>;
+
+  async submit(request: AsyncTaskRequest): Promise<AsyncSubmission> {
+    this.submissions.push(request);
+    if (this.submitFailure !== undefined) throw this.submitFailure;
+    return { handle: { upstreamId: `up-${this.submissions.length}` } };
+  }
+
+  async poll(handle: JsonHandle): Promise<AsyncPollResult> {
+    this.polls.push(handle);
+    return this.pollScript.shift() ?? { state: 'pending' };
+  }
+}
+
+const silentLogger = { info: () => undefined, warn: () => undefined };
+
+describe('TaskStepProcessor (Postgres)', () => {
+  let database: TestDatabase;
+  let pool: Pool;
+  let prisma: PrismaClient;
+  let store: TaskStore;
+  let holds: HoldService;
+  let taskSettlement: TaskSettlementService;
+  let sequence = 0;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    pool = createPgPool(database.url, 6);
+    prisma = createPrismaClient(pool);
+    store = new TaskStore(prisma);
+    holds = new HoldService(pool);
+    taskSettlement = new TaskSettlementService(new SettlementService(pool, prisma), prisma);
+    await prisma.account.create({ data: { id: 'acct_tasks', name: 'tasks', balance: 1_000_000_000n } });
+    for (const type of ['gamma', 'lambda']) {
+      await prisma.channel.create({
+        data: {
+          id: `chan_${type}`,
+          type,
+          name: `${type} channel`,
+          baseUrl: 'http://127.0.0.1:9',
+          secretCiphertext: 'unused',
+          secretKeyVersion: 1,
+          secretTail: 'abcd',
+          models: [{ model: 'gamma-2', upstreamModel: 'gamma-2-upstream' }],
+        },
+      });
+    }
+  });
+
+  afterAll(async () => {
+    await prisma.$disconnect();
+    await pool.end();
+    await database.drop();
+  });
+
+  interface Harness {
+    processor: TaskStepProcessor;
+    adapter: FakeAsyncAdapter;
+    settled: Array<{ taskId: string; outcome: TaskOutcome }>;
+    released: string[];
+    clock: { nowMs: number; now(): number };
+  }
+
+  function harness(adapter = new FakeAsyncAdapter(), clock = { nowMs: Date.now(), now: () => 0 }): Harness {
+    clock.now = () => clock.nowMs;
+    const settled: Harness['settled'] = [];
+    const released: string[] = [];
+    const context = { channel: { baseUrl: 'http://127.0.0.1:9', secret: 's' } } as AdapterContext;
+    const processor = new TaskStepProcessor({
+      store,
+      adapters: new Map([['gamma', adapter]]),
+      channels: new PrismaTaskChannelResolver(prisma, async () => context),
+      releaseHold: async (holdRequestId) => {
+        released.push(holdRequestId);
+        await taskSettlement.releaseHold(holdRequestId);
+      },
+      settle: async (task, outcome) => {
+        settled.push({ taskId: task.id, outcome });
+        await taskSettlement.settle(task, outcome);
+      },
+      clock,
+      logger: silentLogger,
+      timing: TIMING,
+    });
+    return { processor, adapter, settled, released, clock };
+  }
+
+  async function queuedTask(options: { channelId?: string; deadlineInMs?: number } = {}): Promise<Task> {
+    sequence += 1;
+    const holdRequestId = `req_task_${sequence}`;
+    const taken = await holds.take({
+      requestId: holdRequestId,
+      accountId: 'acct_tasks',
+      keyId: 'key_tasks',
+      model: 'gamma-2',
+      route: '/v1/videos',
+      amount: HOLD_MICROS,
+      ttlMs: 3_600_000,
+    });
+    expect(taken.ok).toBe(true);
+    const { task } = await store.create({
+      id: `video_${sequence}`,
+      kind: 'video',
+      keyId: 'key_tasks',
+      accountId: 'acct_tasks',
+      model: 'gamma-2',
+      channelId: options.channelId ?? 'chan_gamma',
+      request: { prompt: 'waves at dusk', seconds: 5 },
+      holdRequestId,
+      deadlineAt: new Date(Date.now() + (options.deadlineInMs ?? 600_000)),
+    });
+    return task;
+  }
+
+  async function ledgerOf(requestId: string): Promise<Array<{ kind: string; amount: bigint }>> {
+    const rows = await prisma.ledgerEntry.findMany({ where: { requestId }, orderBy: { id: 'asc' } });
+    return rows.map(({ kind, amount }) => ({ kind, amount }));
+  }
+
+  it('submits once, stores the handle before the first poll, and a re-run polls instead of resubmitting', async () => {
+    const { processor, adapter, settled } = harness();
+    const task = await queuedTask();
+
+    const first = await processor.runStep(task.id);
+    expect(first.kind).toBe('wait');
+    expect(adapter.submissions).toEqual([
+      { upstreamModel: 'gamma-2-upstream', request: { prompt: 'waves at dusk', seconds: 5 } },
+    ]);
+    expect(adapter.polls).toHaveLength(0);
+    const submitted = await store.findById(task.id);
+    expect(submitted).toMatchObject({ status: 'processing', upstreamHandle: { upstreamId: 'up-1' } });
+
+    adapter.pollScript = [
+      { state: 'pending', progress: 40 },
+      { state: 'completed', outputs: [{ url: 'http://upstream.test/v.mp4' }] },
+    ];
+    expect((await processor.runStep(task.id)).kind).toBe('wait');
+    expect((await store.findById(task.id))?.progress).toBe(40);
+    expect(await processor.runStep(task.id)).toEqual({ kind: 'finished', status: 'completed' });
+
+    expect(adapter.submissions).toHaveLength(1);
+    expect(adapter.polls).toEqual([{ upstreamId: 'up-1' }, { upstreamId: 'up-1' }]);
+    expect(await store.findById(task.id)).toMatchObject({
+      status: 'completed',
+      progress: 100,
+      resultUrl: 'http://upstream.test/v.mp4',
+    });
+    expect(settled.map((entry) => entry.taskId)).toEqual([task.id]);
+    expect(await ledgerOf(task.holdRequestId ?? '')).toEqual([
+      { kind: 'hold', amount: HOLD_MICROS },
+      { kind: 'capture', amount: HOLD_MICROS },
+    ]);
+
+    expect(await processor.runStep(task.id)).toEqual({ kind: 'finished', status: 'completed' });
+    expect(adapter.polls).toHaveLength(2);
+  });
+
+  it('lets only the winner of two racing processors settle', async () => {
+    const adapter = new FakeAsyncAdapter();
+    const one = harness(adapter);
+    const two = harness(adapter);
+    const task = await queuedTask();
+    await one.processor.runStep(task.id);
+    adapter.pollScript = [
+      { state: 'completed', outputs: [{ url: 'http://upstream.test/one.mp4' }] },
+      { state: 'completed', outputs: [{ url: 'http://upstream.test/two.mp4' }] },
+    ];
+
+    const results = await Promise.all([one.processor.runStep(task.id), two.processor.runStep(task.id)]);
+
+    expect(results).toEqual([
+      { kind: 'finished', status: 'completed' },
+      { kind: 'finished', status: 'completed' },
+    ]);
+    expect(one.settled.length + two.settled.length).toBe(1);
+    const captures = (await ledgerOf(task.holdRequestId ?? '')).filter((entry) => entry.kind === 'capture');
+    expect(captures).toEqual([{ kind: 'capture', amount: HOLD_MICROS }]);
+  });
+
+  it('fails a task past its deadline and releases its hold without calling the upstream', async () => {
+    const { processor, adapter, released } = harness();
+    const task = await queuedTask({ deadlineInMs: -1_000 });
+
+    expect(await processor.runStep(task.id)).toEqual({ kind: 'finished', status: 'failed' });
+
+    expect(await store.findById(task.id)).toMatchObject({ status: 'failed', failureReason: DEADLINE_EXCEEDED });
+    expect(adapter.submissions).toHaveLength(0);
+    expect(released).toEqual([task.holdRequestId]);
+    expect(await ledgerOf(task.holdRequestId ?? '')).toEqual([
+      { kind: 'hold', amount: HOLD_MICROS },
+      { kind: 'release', amount: HOLD_MICROS },
+    ]);
+    expect(await prisma.hold.findUnique({ where: { requestId: task.holdRequestId ?? '' } })).toMatchObject({
+      status: 'settled',
+    });
+  });
+
+  it('asks the upstream once more at the deadline when it has a handle, and keeps a late completion', async () => {
+    const { processor, adapter, clock, released } = harness();
+    const task = await queuedTask({ deadlineInMs: 60_000 });
+    await processor.runStep(task.id);
+    clock.nowMs += 120_000;
+    adapter.pollScript = [{ state: 'completed', outputs: [{ url: 'http://upstream.test/late.mp4' }] }];
+
+    expect(await processor.runStep(task.id)).toEqual({ kind: 'finished', status: 'completed' });
+    expect(released).toEqual([]);
+
+  });
+
+  it('fails a task still pending upstream at its deadline after that last poll', async () => {
+    const { processor, adapter, clock, released } = harness();
+    const task = await queuedTask({ deadlineInMs: 60_000 });
+    await processor.runStep(task.id);
+    clock.nowMs += 120_000;
+    adapter.pollScript = [{ state: 'pending', progress: 90 }];
+
+    expect(await processor.runStep(task.id)).toEqual({ kind: 'finished', status: 'failed' });
+    expect(adapter.polls).toHaveLength(1);
+    expect((await store.findById(task.id))?.failureReason).toBe(DEADLINE_EXCEEDED);
+    expect(released).toEqual([task.holdRequestId]);
+  });
+
+  it('fails a task whose channel type has no asynchronous adapter and releases its hold', async () => {
+    const { processor, released } = harness();
+    const task = await queuedTask({ channelId: 'chan_lambda' });
+
+    expect(await processor.runStep(task.id)).toEqual({ kind: 'finished', status: 'failed' });
+
+    expect((await store.findById(task.id))?.failureReason).toBe('no asynchronous adapter for channel type lambda');
+    expect(released).toEqual([task.holdRequestId]);
+    expect((await ledgerOf(task.holdRequestId ?? '')).map((entry) => entry.kind)).toEqual(['hold', 'release']);
+  });
+
+  it('fails the task on an upstream refusal of the submission and releases through settle', async () => {
+    const { processor, adapter, settled } = harness();
+    adapter.submitFailure = new UpstreamError({
+      kind: 'content_policy',
+      retryable: false,
+      httpStatus: 400,
+      message: 'prompt refused',
+    });
+    const task = await queuedTask();
+
+    expect(await processor.runStep(task.id)).toEqual({ kind: 'finished', status: 'failed' });
+    expect((await store.findById(task.id))?.failureReason).toBe('content_policy: prompt refused');
+    expect(settled.map((entry) => entry.outcome.state)).toEqual(['failed']);
+    expect((await ledgerOf(task.holdRequestId ?? '')).map((entry) => entry.kind)).toEqual(['hold', 'release']);
+  });
+
+  it('never resubmits a submission whose outcome is unknown when the upstream cannot be asked', async () => {
+    const { processor, adapter, clock, released } = harness();
+    adapter.submitFailure = new UpstreamError({ kind: 'timeout', retryable: true, message: 'no answer' });
+    const task = await queuedTask();
+
+    expect(await processor.runStep(task.id)).toEqual({ kind: 'wait', delayMs: TIMING.submissionTimeoutMs });
+    adapter.submitFailure = undefined;
+    const early = await processor.runStep(task.id);
+    expect(early.kind).toBe('wait');
+    expect(adapter.submissions).toHaveLength(1);
+
+    clock.nowMs += TIMING.submissionTimeoutMs + 1_000;
+    expect(await processor.runStep(task.id)).toEqual({ kind: 'finished', status: 'failed' });
+    expect((await store.findById(task.id))?.failureReason).toBe(SUBMISSION_OUTCOME_UNKNOWN);
+    expect(adapter.submissions).toHaveLength(1);
+    expect(released).toEqual([task.holdRequestId]);
+  });
+
+  it('adopts the upstream task an interrupted submission created, or resubmits once when there is none', async () => {
+    const adapter = new FakeAsyncAdapter();
+    const lookups: string[] = [];
+    const known = new Map<string, AsyncSubmission>();
+    adapter.findSubmission = async (key) => {
+      lookups.push(key);
+      return known.get(key);
+    };
+    const { processor, clock } = harness(adapter);
+    const adopted = await queuedTask();
+    const resubmitted = await queuedTask();
+    for (const task of [adopted, resubmitted]) await store.transition(task.id, 'queued', 'processing');
+    known.set(adopted.id, { handle: { upstreamId: 'found-upstream' } });
+    clock.nowMs += TIMING.submissionTimeoutMs + 1_000;
+
+    expect((await processor.runStep(adopted.id)).kind).toBe('wait');
+    expect((await store.findById(adopted.id))?.upstreamHandle).toEqual({ upstreamId: 'found-upstream' });
+    expect(adapter.submissions).toHaveLength(0);
+
+    expect((await processor.runStep(resubmitted.id)).kind).toBe('wait');
+    expect(adapter.submissions).toHaveLength(1);
+    expect((await store.findById(resubmitted.id))?.upstreamHandle).toEqual({ upstreamId: 'up-1' });
+    expect(lookups).toEqual([adopted.id, resubmitted.id]);
+  });
+
+  it('waits as the upstream asks after a retryable poll failure, within the bounds', async () => {
+    const adapter = new FakeAsyncAdapter();
+    adapter.poll = async () => {
+      throw new UpstreamError({ kind: 'rate_limit', retryable: true, httpStatus: 429, retryAfterMs: 7_000, message: 'slow down' });
+    };
+    const { processor } = harness(adapter);
+    const task = await queuedTask();
+    await processor.runStep(task.id);
+
+    expect(await processor.runStep(task.id)).toEqual({ kind: 'wait', delayMs: 7_000 });
+    expect((await store.findById(task.id))?.status).toBe('processing');
+  });
+
+  it('re-schedules its own BullMQ job while the upstream is pending', async () => {
+    const { processor } = harness();
+    const task = await queuedTask();
+    const delayedUntil: number[] = [];
+    const job = {
+      data: { taskId: task.id },
+      moveToDelayed: async (timestamp: number) => {
+        delayedUntil.push(timestamp);
+      },
+    };
+
+    const before = Date.now();
+    await expect(processor.process(job, 'token-1')).rejects.toBeInstanceOf(DelayedError);
+    expect(delayedUntil).toHaveLength(1);
+    expect(delayedUntil[0]).toBeGreaterThanOrEqual(before + TIMING.minPollDelayMs);
+    expect(delayedUntil[0]).toBeLessThanOrEqual(Date.now() + TIMING.maxPollDelayMs);
+
+    await prisma.task.update({ where: { id: task.id }, data: { status: 'cancelled' } });
+    await expect(processor.process(job, 'token-1')).resolves.toEqual({ kind: 'finished', status: 'cancelled' });
+  });
+});

@@ -1,0 +1,220 @@
+import type { Task } from '@gateway/db';
+import { UpstreamError, type UpstreamFailure } from '@gateway/providers-core';
+import { DelayedError, type Job } from 'bullmq';
+import type { TaskStepJob } from '../jobs/task-step.job';
+import type { AsyncAdapter, AsyncAdapterContext, AsyncPollResult } from './async-adapter';
+import type { JsonHandle, JsonObject } from './json-value';
+import { nextPollDelayMs } from './poll-delay.util';
+import { isTaskStatus, TERMINAL_TASK_STATUSES, type TaskStatus } from './task-status';
+import {
+  DEFAULT_TASK_STEP_TIMING,
+  type TaskOutcome,
+  type TaskStepDependencies,
+  type TaskStepResult,
+  type TaskStepTiming,
+} from './task-step.types';
+
+/** An adapter together with what calling the task's channel takes. */
+interface BoundAdapter {
+  adapter: AsyncAdapter;
+  context: AsyncAdapterContext;
+  upstreamModel: string;
+}
+
+type OpenStatus = Exclude<TaskStatus, 'completed' | 'failed' | 'cancelled'>;
+
+export const DEADLINE_EXCEEDED = 'deadline exceeded';
+export const SUBMISSION_OUTCOME_UNKNOWN =
+  'submission outcome unknown after an interrupted run; not resubmitted to avoid a second upstream task';
+
+/**
+ * One step of an asynchronous task, safe to re-run at any point: claim → submit → store the handle
+ * → poll, re-scheduling itself as a delayed job between polls (never sleeping). Only the writer
+ * that wins a terminal compare-and-swap settles or releases the hold.
+ */
+export class TaskStepProcessor {
+  private readonly timing: TaskStepTiming;
+
+  constructor(private readonly deps: TaskStepDependencies) {
+    this.timing = { ...DEFAULT_TASK_STEP_TIMING, ...deps.timing };
+  }
+
+  /**
+   * BullMQ entry point. A step that must wait moves its own job to the delayed set (without using
+   * up an attempt) and tells BullMQ so with DelayedError.
+   */
+  async process(job: Pick<Job<TaskStepJob>, 'data' | 'moveToDelayed'>, token?: string): Promise<TaskStepResult> {
+    const result = await this.runStep(job.data.taskId);
+    if (result.kind === 'finished') return result;
+    await job.moveToDelayed(Date.now() + result.delayMs, token);
+    throw new DelayedError();
+  }
+
+  async runStep(taskId: string): Promise<TaskStepResult> {
+    const task = await this.deps.store.findById(taskId);
+    if (!task) {
+      this.deps.logger.warn({ taskId }, 'task step for a task that does not exist');
+      return { kind: 'finished', status: undefined };
+    }
+    const status = openStatusOf(task);
+    if (!status) return { kind: 'finished', status: isTaskStatus(task.status) ? task.status : undefined };
+    if (this.now() >= task.deadlineAt.getTime()) return this.expire(task, status);
+
+    const bound = await this.bind(task);
+    if (typeof bound === 'string') return this.abandon(task, status, bound);
+    if (task.upstreamHandle === null) return this.startSubmission(task, status, bound);
+    return this.poll(task, task.upstreamHandle as JsonHandle, bound);
+  }
+
+  /** The adapter of the task's channel type, or why there is none. */
+  private async bind(task: Task): Promise<BoundAdapter | string> {
+    const channelType = await this.deps.channels.channelTypeOf(task);
+    if (channelType === undefined) return 'the channel of the task no longer exists';
+    const adapter = this.deps.adapters.get(channelType);
+    if (!adapter) return `no asynchronous adapter for channel type ${channelType}`;
+    const { context, upstreamModel } = await this.deps.channels.connect(task);
+    return { adapter, context: { ...context, submissionKey: task.id }, upstreamModel };
+  }
+
+  private async startSubmission(task: Task, status: OpenStatus, bound: BoundAdapter): Promise<TaskStepResult> {
+    if (status === 'queued') {
+      // The claim is stored before the upstream call: a re-run that finds `processing` without a
+      // handle knows a submission may have reached the upstream.
+      const claimed = await this.deps.store.transition(task.id, 'queued', 'processing');
+      if (!claimed) return this.waitFor(this.timing.minPollDelayMs);
+      return this.submit(task, bound);
+    }
+    const claimAgeMs = this.now() - task.updatedAt.getTime();
+    if (claimAgeMs < this.timing.submissionTimeoutMs) {
+      return this.waitFor(this.timing.submissionTimeoutMs - claimAgeMs);
+    }
+    return this.recoverSubmission(task, bound);
+  }
+
+  private async submit(task: Task, bound: BoundAdapter): Promise<TaskStepResult> {
+    let handle: JsonHandle;
+    try {
+      const request = { upstreamModel: bound.upstreamModel, request: task.request as JsonObject };
+      ({ handle } = await bound.adapter.submit(request, bound.context));
+    } catch (error) {
+      // An upstream that answered with an error created nothing; any other failure leaves the
+      // outcome unknown, and only the recovery after the submission timeout may decide.
+      if (error instanceof UpstreamError && error.failure.httpStatus !== undefined) {
+        return this.finish(task, 'processing', { state: 'failed', failure: error.failure });
+      }
+      this.deps.logger.warn({ taskId: task.id, error: describeError(error) }, 'task submission outcome unknown');
+      return this.waitFor(this.timing.submissionTimeoutMs);
+    }
+    return this.storeHandle(task, handle);
+  }
+
+  /** A submission was interrupted: adopt the upstream task it created, or resubmit only if none exists. */
+  private async recoverSubmission(task: Task, bound: BoundAdapter): Promise<TaskStepResult> {
+    if (!bound.adapter.findSubmission) return this.abandon(task, 'processing', SUBMISSION_OUTCOME_UNKNOWN);
+    const found = await bound.adapter.findSubmission(task.id, bound.context);
+    if (found) return this.storeHandle(task, found.handle);
+    const reclaimed = await this.deps.store.reclaimSubmission(task.id, task.updatedAt);
+    if (!reclaimed) return this.waitFor(this.timing.minPollDelayMs);
+    return this.submit(task, bound);
+  }
+
+  private async storeHandle(task: Task, handle: JsonHandle): Promise<TaskStepResult> {
+    const stored = await this.deps.store.updateWhile(task.id, 'processing', { upstreamHandle: handle });
+    if (!stored) {
+      this.deps.logger.warn({ taskId: task.id }, 'task left processing while its submission was in flight');
+      return this.finishedAsStored(task.id);
+    }
+    this.deps.logger.info({ taskId: task.id }, 'task submitted upstream');
+    return this.waitFor(nextPollDelayMs(task, this.now(), this.timing));
+  }
+
+  private async poll(task: Task, handle: JsonHandle, bound: BoundAdapter): Promise<TaskStepResult> {
+    let result: AsyncPollResult;
+    try {
+      result = await bound.adapter.poll(handle, bound.context);
+    } catch (error) {
+      if (!(error instanceof UpstreamError)) throw error;
+      if (!error.failure.retryable) return this.finish(task, 'processing', { state: 'failed', failure: error.failure });
+      return this.waitFor(nextPollDelayMs(task, this.now(), this.timing, error.failure.retryAfterMs));
+    }
+    if (result.state !== 'pending') return this.finish(task, 'processing', result);
+    const progress = result.progress === undefined ? undefined : clampProgress(result.progress);
+    if (progress !== undefined && progress !== task.progress) {
+      await this.deps.store.updateWhile(task.id, 'processing', { progress });
+    }
+    return this.waitFor(nextPollDelayMs(task, this.now(), this.timing, result.retryAfterMs));
+  }
+
+  /** Past the deadline: ask the upstream one last time if it can be asked, else fail and release. */
+  private async expire(task: Task, status: OpenStatus): Promise<TaskStepResult> {
+    if (task.upstreamHandle !== null && status === 'processing') {
+      const bound = await this.bind(task);
+      const result = typeof bound === 'string' ? undefined : await this.pollOnce(task, bound);
+      if (result && result.state !== 'pending') return this.finish(task, status, result);
+    }
+    return this.abandon(task, status, DEADLINE_EXCEEDED);
+  }
+
+  private async pollOnce(task: Task, bound: BoundAdapter): Promise<AsyncPollResult | undefined> {
+    try {
+      return await bound.adapter.poll(task.upstreamHandle as JsonHandle, bound.context);
+    } catch (error) {
+      this.deps.logger.warn({ taskId: task.id, error: describeError(error) }, 'last poll before the deadline failed');
+      return undefined;
+    }
+  }
+
+  /** Terminal transition for an upstream outcome; the winner settles. */
+  private async finish(task: Task, from: OpenStatus, outcome: TaskOutcome): Promise<TaskStepResult> {
+    const patch =
+      outcome.state === 'completed'
+        ? { progress: 100, resultUrl: outcome.outputs[0]?.url ?? null, completedAt: new Date(this.now()) }
+        : { failureReason: describeFailure(outcome.failure) };
+    const won = await this.deps.store.transition(task.id, from, outcome.state, patch);
+    if (!won) return this.finishedAsStored(task.id);
+    this.deps.logger.info({ taskId: task.id, status: outcome.state }, 'task finished upstream');
+    await this.deps.settle({ ...task, ...patch, status: outcome.state }, outcome);
+    return { kind: 'finished', status: outcome.state };
+  }
+
+  /** Terminal failure without an upstream outcome; the winner releases the hold in full. */
+  private async abandon(task: Task, from: OpenStatus, reason: string): Promise<TaskStepResult> {
+    const won = await this.deps.store.transition(task.id, from, 'failed', { failureReason: reason });
+    if (!won) return this.finishedAsStored(task.id);
+    this.deps.logger.info({ taskId: task.id, reason }, 'task failed');
+    if (task.holdRequestId !== null) await this.deps.releaseHold(task.holdRequestId);
+    return { kind: 'finished', status: 'failed' };
+  }
+
+  /** After a lost compare-and-swap: whoever won owns the task now; report what they wrote. */
+  private async finishedAsStored(taskId: string): Promise<TaskStepResult> {
+    const current = await this.deps.store.findById(taskId);
+    if (current && openStatusOf(current)) return this.waitFor(this.timing.minPollDelayMs);
+    return { kind: 'finished', status: current && isTaskStatus(current.status) ? current.status : undefined };
+  }
+
+  private waitFor(delayMs: number): TaskStepResult {
+    return { kind: 'wait', delayMs: Math.max(0, Math.round(delayMs)) };
+  }
+
+  private now(): number {
+    return this.deps.clock.now();
+  }
+}
+
+function openStatusOf(task: Task): OpenStatus | undefined {
+  if (!isTaskStatus(task.status) || TERMINAL_TASK_STATUSES.has(task.status)) return undefined;
+  return task.status as OpenStatus;
+}
+
+function clampProgress(progress: number): number {
+  return Math.min(100, Math.max(0, Math.round(progress)));
+}
+
+function describeFailure(failure: UpstreamFailure): string {
+  return `${failure.kind}: ${failure.message}`;
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

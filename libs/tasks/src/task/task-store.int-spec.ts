@@ -1,0 +1,122 @@
+import { createPgPool, createPrismaClient, type PrismaClient } from '@gateway/db';
+import { createTestDatabase, type TestDatabase } from '@gateway/testing';
+import type { Pool } from 'pg';
+import { TaskStore, type NewTask } from './task-store';
+
+describe('TaskStore (Postgres)', () => {
+  let database: TestDatabase;
+  let pool: Pool;
+  let prisma: PrismaClient;
+  let store: TaskStore;
+  let sequence = 0;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    pool = createPgPool(database.url, 4);
+    prisma = createPrismaClient(pool);
+    store = new TaskStore(prisma);
+  });
+
+  afterAll(async () => {
+    await prisma.$disconnect();
+    await pool.end();
+    await database.drop();
+  });
+
+  function newTask(overrides: Partial<NewTask> = {}): NewTask {
+    sequence += 1;
+    return {
+      id: `task_store_${sequence}`,
+      kind: 'video',
+      keyId: 'key_1',
+      accountId: 'acct_1',
+      model: 'gamma-2',
+      request: { prompt: 'a lighthouse' },
+      deadlineAt: new Date(Date.now() + 60_000),
+      ...overrides,
+    };
+  }
+
+  it('creates a queued task', async () => {
+    const { task, created } = await store.create(newTask());
+    expect(created).toBe(true);
+    expect(task.status).toBe('queued');
+    expect(task.upstreamHandle).toBeNull();
+  });
+
+  it('returns the first task for a repeated idempotency key of the same key', async () => {
+    const first = await store.create(newTask({ idempotencyKey: 'idem-1' }));
+    const second = await store.create(newTask({ idempotencyKey: 'idem-1' }));
+    expect(second).toEqual({ task: first.task, created: false });
+    const other = await store.create(newTask({ idempotencyKey: 'idem-1', keyId: 'key_2' }));
+    expect(other.created).toBe(true);
+  });
+
+  it('rethrows a conflict that is not an idempotency replay', async () => {
+    const row = newTask();
+    await store.create(row);
+    await expect(store.create(row)).rejects.toThrow();
+  });
+
+  it('lets exactly one of two racing transitions win', async () => {
+    const { task } = await store.create(newTask());
+    await store.transition(task.id, 'queued', 'processing');
+    const results = await Promise.all([
+      store.transition(task.id, 'processing', 'completed', { resultUrl: 'http://upstream.test/a.mp4' }),
+      store.transition(task.id, 'processing', 'failed', { failureReason: 'overload: busy' }),
+    ]);
+    expect(results.filter(Boolean)).toHaveLength(1);
+    const stored = await store.findById(task.id);
+    expect(stored?.status).toBe(results[0] ? 'completed' : 'failed');
+  });
+
+  it('refuses a transition the state machine does not allow', async () => {
+    const { task } = await store.create(newTask());
+    await expect(store.transition(task.id, 'queued', 'completed')).rejects.toThrow(/cannot change from queued to completed/);
+    expect((await store.findById(task.id))?.status).toBe('queued');
+  });
+
+  it('writes a patch only while the task is in the given status', async () => {
+    const { task } = await store.create(newTask());
+    expect(await store.updateWhile(task.id, 'processing', { progress: 40 })).toBe(false);
+    await store.transition(task.id, 'queued', 'processing');
+    expect(await store.updateWhile(task.id, 'processing', { upstreamHandle: { id: 'up-1' } })).toBe(true);
+    expect((await store.findById(task.id))?.upstreamHandle).toEqual({ id: 'up-1' });
+  });
+
+  it('reclaims a submission only once, and only while no handle is stored', async () => {
+    const { task } = await store.create(newTask());
+    await store.transition(task.id, 'queued', 'processing');
+    const claimed = await store.findById(task.id);
+    const claimedAt = claimed?.updatedAt ?? new Date(0);
+    const attempts = await Promise.all([
+      store.reclaimSubmission(task.id, claimedAt),
+      store.reclaimSubmission(task.id, claimedAt),
+    ]);
+    expect(attempts.filter(Boolean)).toHaveLength(1);
+
+    const renewed = await store.findById(task.id);
+    await store.updateWhile(task.id, 'processing', { upstreamHandle: 'up-2' });
+    const afterHandle = await store.findById(task.id);
+    expect(await store.reclaimSubmission(task.id, afterHandle?.updatedAt ?? new Date(0))).toBe(false);
+    expect(renewed?.updatedAt.getTime()).toBeGreaterThanOrEqual(claimedAt.getTime());
+  });
+
+  it('finds open tasks past their deadline, oldest first, of the given kinds', async () => {
+    const now = new Date('2030-01-01T00:00:00Z');
+    const late = await store.create(newTask({ deadlineAt: new Date('2029-12-31T23:00:00Z') }));
+    const later = await store.create(newTask({ deadlineAt: new Date('2029-12-31T23:30:00Z'), kind: 'music' }));
+    const image = await store.create(newTask({ deadlineAt: new Date('2029-12-31T22:00:00Z'), kind: 'image' }));
+    const done = await store.create(newTask({ deadlineAt: new Date('2029-12-31T21:00:00Z') }));
+    await store.transition(done.task.id, 'queued', 'cancelled');
+
+    const overdue = await store.findOverdue(now, 10, ['video', 'music']);
+    const ids = overdue.map((task) => task.id);
+    expect(ids).toContain(late.task.id);
+    expect(ids).toContain(later.task.id);
+    expect(ids).not.toContain(image.task.id);
+    expect(ids).not.toContain(done.task.id);
+    expect(ids.indexOf(late.task.id)).toBeLessThan(ids.indexOf(later.task.id));
+    expect(await store.findOverdue(now, 1)).toHaveLength(1);
+  });
+});

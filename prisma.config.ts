@@ -1,0 +1,9 @@
+import { defineConfig } from 'prisma/config';
+
+// The datasource URL may not live in schema.prisma (Prisma 7), and env('DATABASE_URL') would break
+// `generate` when the variable is unset, hence the local default.
+export default defineConfig({
+  schema: 'prisma/schema.prisma',
+  migrations: { path: 'prisma/migrations' },
+  datasource: { url: process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gateway' },
+});

@@ -1,0 +1,27 @@
+// Production build: one swc pass over apps/ and libs/ into dist/, keeping the folder layout, with the
+// @gateway/* path aliases rewritten to relative imports so that plain `node dist/apps/<app>/src/main.js`
+// runs. Type checking is a separate step (npm run typecheck); swc only strips types, in about a second.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const { compilerOptions } = JSON.parse(readFileSync(join(root, 'tsconfig.base.json'), 'utf8'));
+const swcrc = JSON.parse(readFileSync(join(root, '.swcrc'), 'utf8'));
+swcrc.jsc.baseUrl = root;
+swcrc.jsc.paths = compilerOptions.paths;
+swcrc.exclude = ['\\.spec\\.ts$', '\\.int-spec\\.ts$', 'jest\\.config\\.ts$'];
+
+const configPath = join(root, 'node_modules', '.cache', 'swcrc.build.json');
+mkdirSync(dirname(configPath), { recursive: true });
+writeFileSync(configPath, JSON.stringify(swcrc));
+rmSync(join(root, 'dist'), { recursive: true, force: true });
+
+const swc = join(root, 'node_modules', '@swc', 'cli', 'bin', 'swc.js');
+const result = spawnSync(
+  process.execPath,
+  [swc, 'apps', 'libs', '--out-dir', 'dist', '--config-file', configPath, '--copy-files', '--quiet'],
+  { cwd: root, stdio: 'inherit' },
+);
+process.exit(result.status ?? 1);

@@ -1,0 +1,102 @@
+// npm run quickstart: from a fresh clone to a working demo. Installs, migrates, builds, starts the
+// simulators, the gateway and the workers, seeds a demo account, key and channels, and prints a curl.
+// Options: --check (send the demo request, print the answer, stop everything and exit),
+//          --skip-install, --port <gateway port>, --sim-port <simulator port>, --database-url <url>.
+import { execSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const { values: options } = parseArgs({
+  options: {
+    check: { type: 'boolean', default: false },
+    'skip-install': { type: 'boolean', default: false },
+    port: { type: 'string', default: process.env.PORT ?? '8080' },
+    'sim-port': { type: 'string', default: '4010' },
+    'database-url': { type: 'string', default: process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gateway' },
+  },
+});
+const startedAt = Date.now();
+const step = (message) => console.log(`[quickstart ${((Date.now() - startedAt) / 1000).toFixed(1)}s] ${message}`);
+const run = (command) => execSync(command, { cwd: root, stdio: 'inherit' });
+
+if (!options['skip-install'] && !existsSync(join(root, 'node_modules', '.package-lock.json'))) {
+  step('installing dependencies (npm install)');
+  run('npm install --no-audit --no-fund');
+}
+
+const { ensureServices } = await import('./lib/services.mjs');
+const { startApp, stopAll, waitForHttp, WORKER_APPS } = await import('./lib/processes.mjs');
+const { seedDemo, demoCurl } = await import('./lib/demo-seed.mjs');
+const { demoSecrets } = await import('./lib/demo-env.mjs');
+
+step('checking Postgres and Redis');
+await ensureServices({ log: step });
+step(`migrating ${options['database-url'].replace(/\/\/[^@]*@/, '//')}`);
+execSync(`node tools/migrate.mjs deploy`, {
+  cwd: root,
+  stdio: 'inherit',
+  env: { ...process.env, DATABASE_URL: options['database-url'] },
+});
+step('building');
+run('node tools/build.mjs');
+
+const secrets = demoSecrets(root);
+const gatewayUrl = `http://127.0.0.1:${options.port}`;
+const simulatorUrl = `http://127.0.0.1:${options['sim-port']}`;
+const env = {
+  ...process.env,
+  ...secrets,
+  DATABASE_URL: options['database-url'],
+  PORT: options.port,
+  LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+};
+step('starting the simulators, the gateway and the workers');
+const children = [
+  startApp(root, 'upstream-sim', { ...env, PORT: options['sim-port'] }),
+  startApp(root, 'gateway', env),
+  ...WORKER_APPS.map((app) => startApp(root, app, env)),
+];
+const stop = async () => {
+  await stopAll(children);
+  process.exit(0);
+};
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);
+for (const child of children) {
+  child.once('exit', (code) => {
+    if (code !== 0 && code !== null) {
+      console.error(`${child.appName} exited with code ${code}`);
+      void stopAll(children).then(() => process.exit(1));
+    }
+  });
+}
+
+await waitForHttp(`${simulatorUrl}/__sim/stats`);
+await waitForHttp(`${gatewayUrl}/readyz`);
+step('seeding the demo account, key and channels');
+const { key } = await seedDemo({ gatewayUrl, adminToken: secrets.ADMIN_TOKEN, simulatorUrl });
+
+console.log(`
+The gateway is running at ${gatewayUrl} (Swagger UI: ${gatewayUrl}/docs).
+Demo API key (shown once): ${key}
+Admin token (from .demo.env): ${secrets.ADMIN_TOKEN}
+
+Try it:
+${demoCurl(gatewayUrl, key)}
+
+Press Ctrl-C to stop everything.`);
+
+if (options.check) {
+  const response = await fetch(`${gatewayUrl}/v1beta/models/kappa-2.0-flash:generateContent`, {
+    method: 'POST',
+    headers: { 'x-vendor-api-key': key, 'content-type': 'application/json' },
+    body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'Say hello' }] }] }),
+  });
+  console.log(`demo request answered ${response.status}: ${await response.text()}`);
+  step('done');
+  await stopAll(children);
+  process.exit(response.status === 200 ? 0 : 1);
+}
