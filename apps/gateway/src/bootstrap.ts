@@ -8,8 +8,6 @@ import { requestIdFrom } from '@gateway/observability';
 import { AppModule } from './app.module';
 import type { InfrastructureOptions } from './infrastructure/infrastructure.module';
 import { setupApiDocs } from './docs/api-docs';
-import { toGatewayError } from './errors/to-gateway-error';
-import { sendGatewayError } from './http/error-reply';
 import type { GatewayRequest } from './http/gateway-request';
 import { registerJsonBodyParser } from './http/json-body.parser';
 import { ResponseMetrics } from './http/response-metrics';
@@ -55,10 +53,6 @@ export async function createGatewayApp(config: GatewayConfig, options: Infrastru
     responseMetrics.observe(request, reply.statusCode, durationMs);
     logRequest(logger, request, reply.statusCode, durationMs);
     done();
-  });
-  // Errors raised before a controller runs (body parsing, size limits) never reach Nest's filters.
-  fastify.setErrorHandler((error, request, reply) => {
-    sendGatewayError(request, reply, toGatewayError(error, config.jsonBodyLimitBytes));
   });
   setupApiDocs(app);
   await app.init();

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { loadConfig, type GatewayConfig } from '@gateway/config';
 import { startSimulator } from '@gateway/simulators';
 import { createTestDatabase } from '@gateway/testing';
@@ -41,6 +43,7 @@ export const TEST_PRICES = [
 export class GatewayHarness {
   readonly logs: string[] = [];
   private readonly instances: GatewayInstance[] = [];
+  private readonly runFileName = `${randomBytes(6).toString('hex')}.txt`;
 
   private constructor(
     readonly config: GatewayConfig,
@@ -77,7 +80,12 @@ export class GatewayHarness {
   /** Another gateway process-equivalent on the same database and Redis: a second instance. */
   async startInstance(): Promise<GatewayInstance> {
     const app = await createGatewayApp(this.config, {
-      logDestination: { write: (line: string) => void this.logs.push(line) },
+      logDestination: {
+        write: (line: string) => {
+          this.logs.push(line);
+          appendFileSync(this.runFile('logs'), line);
+        },
+      },
     });
     await app.fastify.listen({ port: 0, host: '127.0.0.1' });
     const address = app.fastify.server.address();
@@ -134,10 +142,28 @@ export class GatewayHarness {
   }
 
   async createKey(accountId: string, extra: Record<string, unknown> = {}): Promise<{ key: string; id: string }> {
-    return this.adminOk<{ key: string; id: string }>('POST', '/admin/keys', { accountId, name: 'test key', ...extra });
+    const created = await this.adminOk<{ key: string; id: string }>('POST', '/admin/keys', {
+      accountId,
+      name: 'test key',
+      ...extra,
+    });
+    this.rememberSecret(created.key);
+    return created;
+  }
+
+  /** Secrets handed out in this run; the integration teardown scans every gateway log for them. */
+  rememberSecret(secret: string): void {
+    appendFileSync(this.runFile('secrets'), `${secret}\n`);
+  }
+
+  private runFile(kind: 'logs' | 'secrets'): string {
+    const directory = join(__dirname, '..', '..', '..', 'tmp', 'test-run', kind);
+    mkdirSync(directory, { recursive: true });
+    return join(directory, this.runFileName);
   }
 
   async createChannel(channel: Record<string, unknown>): Promise<string> {
+    if (typeof channel['secret'] === 'string') this.rememberSecret(channel['secret']);
     const created = await this.adminOk<{ id: string }>('POST', '/admin/channels', {
       baseUrl: this.simulatorUrl,
       priority: 0,

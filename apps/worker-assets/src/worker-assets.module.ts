@@ -1,5 +1,10 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { QUEUE_NAMES, TaskStepWorkerModule, WorkerRuntimeModule, type TaskStepWorkerAppOptions } from '@gateway/tasks';
+import {
+  QUEUE_NAMES,
+  TaskStepWorkerModule,
+  WorkerRuntimeModule,
+  type TaskStepWorkerAppOptions,
+} from '@gateway/tasks';
 
 /** The theta asset library: uploads, then status polling until Active. */
 @Module({})

@@ -1,5 +1,10 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { QUEUE_NAMES, TaskStepWorkerModule, WorkerRuntimeModule, type TaskStepWorkerAppOptions } from '@gateway/tasks';
+import {
+  QUEUE_NAMES,
+  TaskStepWorkerModule,
+  WorkerRuntimeModule,
+  type TaskStepWorkerAppOptions,
+} from '@gateway/tasks';
 
 /** Asynchronous image tasks (the beta Action API): submit, poll, settle. */
 @Module({})

@@ -1,5 +1,10 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { QUEUE_NAMES, TaskStepWorkerModule, WorkerRuntimeModule, type TaskStepWorkerAppOptions } from '@gateway/tasks';
+import {
+  QUEUE_NAMES,
+  TaskStepWorkerModule,
+  WorkerRuntimeModule,
+  type TaskStepWorkerAppOptions,
+} from '@gateway/tasks';
 
 /** Video and music tasks: submit, poll with growing delays, settle. Scales on its own: run as many as the upstreams' latency needs. */
 @Module({})

@@ -1,7 +1,9 @@
 // Jest global setup of the integration project: fail at once, with the fix, when Postgres or Redis is
 // not answering, instead of letting every test time out.
 const net = require('node:net');
+const { mkdirSync, rmSync } = require('node:fs');
 const { Client } = require('pg');
+const { logsDirectory, runDirectory, secretsDirectory } = require('./test-run-files');
 
 const postgresUrl = process.env.TEST_POSTGRES_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const redisUrl = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
@@ -48,4 +50,7 @@ function checkRedis() {
 
 module.exports = async function globalSetup() {
   await Promise.all([checkPostgres(), checkRedis()]);
+  rmSync(runDirectory, { recursive: true, force: true });
+  mkdirSync(logsDirectory, { recursive: true });
+  mkdirSync(secretsDirectory, { recursive: true });
 };

@@ -11,6 +11,7 @@ import { createMetrics, createLogger } from '@gateway/observability';
 import { createUndiciHttpClient } from '@gateway/providers-core';
 import { ChannelCatalog, channelChangesChannel, CircuitBreaker } from '@gateway/routing';
 import { QUEUE_NAMES } from '@gateway/tasks';
+import { PriceSync } from './price-sync.service';
 import {
   CONFIG,
   LOGGER,
@@ -93,6 +94,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
             }),
         },
         { provide: PriceBook, inject: [PRISMA], useFactory: (prisma: PrismaClient) => new PriceBook(prisma) },
+        PriceSync,
         { provide: HoldService, inject: [PG_POOL], useFactory: (pool: Pool) => new HoldService(pool) },
         {
           provide: SettlementService,
@@ -106,6 +108,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
         },
       ],
       exports: [
+        PriceSync,
         CONFIG,
         LOGGER,
         METRICS,

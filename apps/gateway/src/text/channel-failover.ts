@@ -13,6 +13,9 @@ export interface FailoverResult<T> {
   attempts: AttemptRecord[];
 }
 
+/** Told about every attempt, for metrics. */
+export type AttemptObserver = (candidate: ChannelCandidate, durationMs: number, failure?: UpstreamFailure) => void;
+
 export class FailoverExhaustedError extends GatewayError {
   constructor(
     error: GatewayError,
@@ -34,19 +37,23 @@ export async function withChannelFailover<T>(
   breaker: CircuitBreaker,
   maxAttempts: number,
   attempt: (candidate: ChannelCandidate) => Promise<T>,
+  observe: AttemptObserver = () => undefined,
 ): Promise<FailoverResult<T>> {
   const attempts: AttemptRecord[] = [];
   const now = Date.now();
   for (const candidate of orderCandidates(candidates)) {
     if (attempts.length >= maxAttempts) break;
     if (!(await breaker.isAvailable(candidate.id, now))) continue;
+    const startedAt = Date.now();
     try {
       const value = await attempt(candidate);
+      observe(candidate, Date.now() - startedAt);
       attempts.push({ channelId: candidate.id });
       breaker.recordSuccess(candidate.id);
       return { value, candidate, attempts };
     } catch (error) {
       if (!(error instanceof UpstreamError)) throw error;
+      observe(candidate, Date.now() - startedAt, error.failure);
       attempts.push({ channelId: candidate.id, failure: error.failure });
       if (!isChannelFault(error.failure.kind)) {
         // The channel answered properly (the request itself was refused): it is healthy.

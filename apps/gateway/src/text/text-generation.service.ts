@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { ResolvedKey } from '@gateway/auth';
 import { HoldService, PriceBook, textCostMicros, type RequestLogInput } from '@gateway/billing';
 import type { GatewayConfig } from '@gateway/config';
+import type { GatewayMetrics } from '@gateway/observability';
 import {
   systemClock,
   UpstreamError,
@@ -20,7 +21,7 @@ import { GatewayError } from '../errors/gateway-error';
 import { routeFamilyOf } from '../errors/route-family';
 import { sendGatewayError } from '../http/error-reply';
 import { gatewayState } from '../http/gateway-request';
-import { CONFIG, LOGGER, UPSTREAM_HTTP } from '../infrastructure/tokens';
+import { CONFIG, LOGGER, METRICS, UPSTREAM_HTTP } from '../infrastructure/tokens';
 import { FailoverExhaustedError, toClientError, withChannelFailover } from './channel-failover';
 import { textCharsInChunk, usageForEndedStream } from './partial-usage.util';
 import { SettlementRecorder } from './settlement-recorder';
@@ -70,6 +71,7 @@ export class TextGenerationService {
     @Inject(UPSTREAM_HTTP) private readonly http: UpstreamHttpClient,
     @Inject(CONFIG) private readonly config: GatewayConfig,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(METRICS) private readonly metrics: GatewayMetrics,
   ) {}
 
   async handle(ingress: TextIngress, request: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -266,6 +268,10 @@ export class TextGenerationService {
       this.breaker,
       this.config.maxAttempts,
       (candidate) => attempt(byChannel.get(candidate.id) as AdmittedCandidate),
+      (candidate, durationMs, failure) => {
+        this.metrics.upstreamDuration.observe({ channel: candidate.name }, durationMs / 1000);
+        if (failure) this.metrics.upstreamErrors.inc({ channel: candidate.name, kind: failure.kind });
+      },
     );
   }
 

@@ -32,7 +32,9 @@ export function taskStepJobOptions(taskId: string): JobsOptions {
 
 export function isTaskStepJob(job: Job<unknown>): job is Job<TaskStepJob> {
   const data = job.data;
-  return typeof data === 'object' && data !== null && typeof (data as Partial<TaskStepJob>).taskId === 'string';
+  return (
+    typeof data === 'object' && data !== null && typeof (data as Partial<TaskStepJob>).taskId === 'string'
+  );
 }
 
 /** Enqueues the first step of a task; a second call for the same task adds nothing while the job exists. */

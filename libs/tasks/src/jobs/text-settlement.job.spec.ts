@@ -1,5 +1,10 @@
 import type { SettlementInput } from '@gateway/billing';
-import { fromSettlementJob, textSettlementJobId, textSettlementJobOptions, toSettlementJob } from './text-settlement.job';
+import {
+  fromSettlementJob,
+  textSettlementJobId,
+  textSettlementJobOptions,
+  toSettlementJob,
+} from './text-settlement.job';
 
 const settlement: SettlementInput = {
   requestId: 'req_01',
@@ -26,13 +31,17 @@ describe('text-settlement job payload', () => {
 
   it('refuses a payload without decimal micros', () => {
     for (const captureMicros of ['', '-5', '1.5', '1e6', '0x10', '007']) {
-      expect(() => fromSettlementJob({ ...toSettlementJob(settlement), captureMicros })).toThrow(/captureMicros/);
+      expect(() => fromSettlementJob({ ...toSettlementJob(settlement), captureMicros })).toThrow(
+        /captureMicros/,
+      );
     }
   });
 
   it('refuses a payload without request id or log', () => {
     expect(() => fromSettlementJob({ ...toSettlementJob(settlement), requestId: '' })).toThrow(/request id/);
-    const withoutLog = { ...toSettlementJob(settlement), log: null } as unknown as ReturnType<typeof toSettlementJob>;
+    const withoutLog = { ...toSettlementJob(settlement), log: null } as unknown as ReturnType<
+      typeof toSettlementJob
+    >;
     expect(() => fromSettlementJob(withoutLog)).toThrow(/no log/);
   });
 

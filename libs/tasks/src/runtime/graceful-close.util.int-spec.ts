@@ -3,7 +3,10 @@ import { Queue, Worker, type Job } from 'bullmq';
 import { randomBytes } from 'node:crypto';
 import { closeWorkerWithin } from './graceful-close.util';
 
-const connection = { url: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', maxRetriesPerRequest: null };
+const connection = {
+  url: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+  maxRetriesPerRequest: null,
+};
 const logger = createLogger({ level: 'silent', name: 'graceful-close-test' });
 
 /** A promise the test settles by hand, to hold a job in flight. */
@@ -39,7 +42,9 @@ describe('closeWorkerWithin (Redis)', () => {
     await queue.close();
   });
 
-  function startWorker(processor: (job: Job, token?: string, signal?: AbortSignal) => Promise<string>): Worker {
+  function startWorker(
+    processor: (job: Job, token?: string, signal?: AbortSignal) => Promise<string>,
+  ): Worker {
     const worker = new Worker('close-test', processor, {
       connection,
       prefix,
@@ -79,11 +84,11 @@ describe('closeWorkerWithin (Redis)', () => {
   });
 
   it('gives up after the grace period, aborts the job, and leaves it to stalled-job recovery', async () => {
-    const never = gate();
+    const stuck = gate();
     const aborted: string[] = [];
     const worker = startWorker(async (_job, _token, signal) => {
       signal?.addEventListener('abort', () => aborted.push(String(signal.reason)));
-      await never.opened;
+      await stuck.opened;
       return 'unreachable';
     });
     const job = await queue.add('stuck', {});
@@ -99,6 +104,6 @@ describe('closeWorkerWithin (Redis)', () => {
     const finished = await queue.getJob(job.id ?? '');
     expect(finished?.returnvalue).toBe('recovered');
     await rescuer.close();
-    never.open();
+    stuck.open();
   });
 });

@@ -7,7 +7,11 @@ import type { Worker } from 'bullmq';
  * abandoned: their locks expire and BullMQ's stalled-job recovery hands them to another worker,
  * which is safe because every job of this system may run again.
  */
-export async function closeWorkerWithin(worker: Worker, graceMs: number, logger: GatewayLogger): Promise<void> {
+export async function closeWorkerWithin(
+  worker: Worker,
+  graceMs: number,
+  logger: GatewayLogger,
+): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const graceElapsed = new Promise<'elapsed'>((resolve) => {
     timer = setTimeout(() => resolve('elapsed'), graceMs);
@@ -26,4 +30,7 @@ export async function closeWorkerWithin(worker: Worker, graceMs: number, logger:
   );
   worker.cancelAllJobs('shutdown grace period elapsed');
   await worker.close(true);
+  // Should an abandoned job still finish in this process, the pending pause reconnects BullMQ's
+  // blocking connection on its way out; drop it again so that nothing keeps the process alive.
+  void drained.then(() => worker.disconnect()).catch(() => undefined);
 }

@@ -36,7 +36,12 @@ export class QueueRuntime implements OnModuleDestroy {
     @Inject(WORKER_LOGGER) private readonly logger: GatewayLogger,
     @Inject(WORKER_ENVIRONMENT) env: Environment,
   ) {
-    this.lockDurationMs = readPositiveInteger(env, 'QUEUE_LOCK_DURATION_MS', DEFAULT_LOCK_DURATION_MS, MAX_LOCK_SETTING_MS);
+    this.lockDurationMs = readPositiveInteger(
+      env,
+      'QUEUE_LOCK_DURATION_MS',
+      DEFAULT_LOCK_DURATION_MS,
+      MAX_LOCK_SETTING_MS,
+    );
     this.stalledIntervalMs = readPositiveInteger(
       env,
       'QUEUE_STALLED_INTERVAL_MS',

@@ -32,7 +32,10 @@ export interface TaskStepWorkerOptions {
 }
 
 /** What a task worker app lets its caller (main.ts, a test) choose; the queue is the app's own. */
-export type TaskStepWorkerAppOptions = Omit<TaskStepWorkerOptions, 'queue' | 'concurrencyVariable' | 'defaultConcurrency'> & {
+export type TaskStepWorkerAppOptions = Omit<
+  TaskStepWorkerOptions,
+  'queue' | 'concurrencyVariable' | 'defaultConcurrency'
+> & {
   /** The environment to configure from; the process environment when absent. */
   env?: Environment;
 };
@@ -63,7 +66,11 @@ export class TaskStepWorkerModule {
           }),
           inject: [WORKER_ENVIRONMENT],
         },
-        { provide: TaskStore, useFactory: (prisma: PrismaClient) => new TaskStore(prisma), inject: [PRISMA_CLIENT] },
+        {
+          provide: TaskStore,
+          useFactory: (prisma: PrismaClient) => new TaskStore(prisma),
+          inject: [PRISMA_CLIENT],
+        },
         {
           provide: TaskSettlementService,
           useFactory: (pool: Pool, prisma: PrismaClient) =>
@@ -72,7 +79,12 @@ export class TaskStepWorkerModule {
         },
         {
           provide: TaskStepProcessor,
-          useFactory: (store: TaskStore, prisma: PrismaClient, settlement: TaskSettlementService, logger: GatewayLogger) =>
+          useFactory: (
+            store: TaskStore,
+            prisma: PrismaClient,
+            settlement: TaskSettlementService,
+            logger: GatewayLogger,
+          ) =>
             new TaskStepProcessor({
               store,
               adapters,

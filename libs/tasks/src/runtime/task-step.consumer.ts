@@ -56,7 +56,8 @@ export class TaskStepConsumer implements OnApplicationBootstrap {
     const kinds = taskKindsOfQueue(this.settings.queue);
     const overdue = await this.store.findOverdue(new Date(), OVERDUE_SWEEP_BATCH, kinds);
     for (const task of overdue) await this.processor.runStep(task.id);
-    if (overdue.length > 0) this.logger.info({ queue: this.settings.queue, count: overdue.length }, 'swept overdue tasks');
+    if (overdue.length > 0)
+      this.logger.info({ queue: this.settings.queue, count: overdue.length }, 'swept overdue tasks');
     return overdue.length;
   }
 }

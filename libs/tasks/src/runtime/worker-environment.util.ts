@@ -3,7 +3,12 @@ import { InvalidConfigurationError, type Environment } from '@gateway/config';
 const MAX_CONCURRENCY = 1000;
 
 /** Reads a whole number from `variable` within [1, max]; the default when unset; fails fast otherwise. */
-export function readPositiveInteger(env: Environment, variable: string, defaultValue: number, max: number): number {
+export function readPositiveInteger(
+  env: Environment,
+  variable: string,
+  defaultValue: number,
+  max: number,
+): number {
   const raw = env[variable];
   if (raw === undefined || raw.trim() === '') return defaultValue;
   const value = Number(raw);
@@ -14,6 +19,10 @@ export function readPositiveInteger(env: Environment, variable: string, defaultV
 }
 
 /** A worker's concurrency (jobs in flight per process), e.g. from TEXT_WORKER_CONCURRENCY. */
-export function readWorkerConcurrency(env: Environment, variable: string, defaultConcurrency: number): number {
+export function readWorkerConcurrency(
+  env: Environment,
+  variable: string,
+  defaultConcurrency: number,
+): number {
   return readPositiveInteger(env, variable, defaultConcurrency, MAX_CONCURRENCY);
 }

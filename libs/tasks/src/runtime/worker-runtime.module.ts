@@ -3,7 +3,13 @@ import { loadConfig, type Environment, type GatewayConfig } from '@gateway/confi
 import { createLogger } from '@gateway/observability';
 import { DatabaseConnections } from './database-connections.service';
 import { QueueRuntime } from './queue-runtime.service';
-import { PG_POOL, PRISMA_CLIENT, WORKER_CONFIG, WORKER_ENVIRONMENT, WORKER_LOGGER } from './worker-runtime.tokens';
+import {
+  PG_POOL,
+  PRISMA_CLIENT,
+  WORKER_CONFIG,
+  WORKER_ENVIRONMENT,
+  WORKER_LOGGER,
+} from './worker-runtime.tokens';
 
 export interface WorkerRuntimeOptions {
   /** Written on every log line (`worker-text`, `worker-video` …). */
@@ -24,15 +30,24 @@ export class WorkerRuntimeModule {
       global: true,
       providers: [
         { provide: WORKER_ENVIRONMENT, useValue: options.env ?? process.env },
-        { provide: WORKER_CONFIG, useFactory: (env: Environment) => loadConfig(env), inject: [WORKER_ENVIRONMENT] },
+        {
+          provide: WORKER_CONFIG,
+          useFactory: (env: Environment) => loadConfig(env),
+          inject: [WORKER_ENVIRONMENT],
+        },
         {
           provide: WORKER_LOGGER,
-          useFactory: (config: GatewayConfig) => createLogger({ level: config.logLevel, name: options.serviceName }),
+          useFactory: (config: GatewayConfig) =>
+            createLogger({ level: config.logLevel, name: options.serviceName }),
           inject: [WORKER_CONFIG],
         },
         DatabaseConnections,
         { provide: PG_POOL, useFactory: (db: DatabaseConnections) => db.pool, inject: [DatabaseConnections] },
-        { provide: PRISMA_CLIENT, useFactory: (db: DatabaseConnections) => db.prisma, inject: [DatabaseConnections] },
+        {
+          provide: PRISMA_CLIENT,
+          useFactory: (db: DatabaseConnections) => db.prisma,
+          inject: [DatabaseConnections],
+        },
         QueueRuntime,
       ],
       exports: [WORKER_ENVIRONMENT, WORKER_CONFIG, WORKER_LOGGER, PG_POOL, PRISMA_CLIENT, QueueRuntime],

@@ -14,14 +14,22 @@ export class PrismaTaskChannelResolver implements TaskChannelResolver {
 
   async channelTypeOf(task: Task): Promise<string | undefined> {
     if (task.channelId === null) return undefined;
-    const channel = await this.prisma.channel.findUnique({ where: { id: task.channelId }, select: { type: true } });
+    const channel = await this.prisma.channel.findUnique({
+      where: { id: task.channelId },
+      select: { type: true },
+    });
     return channel?.type;
   }
 
   async connect(task: Task): Promise<TaskChannelConnection> {
-    const channel = task.channelId ? await this.prisma.channel.findUnique({ where: { id: task.channelId } }) : null;
+    const channel = task.channelId
+      ? await this.prisma.channel.findUnique({ where: { id: task.channelId } })
+      : null;
     if (!channel) throw new Error(`channel of task ${task.id} no longer exists`);
-    return { context: await this.connectChannel(channel), upstreamModel: upstreamModelOf(channel, task.model) };
+    return {
+      context: await this.connectChannel(channel),
+      upstreamModel: upstreamModelOf(channel, task.model),
+    };
   }
 }
 

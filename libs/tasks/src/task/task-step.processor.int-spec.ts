@@ -13,7 +13,11 @@ import type { TaskOutcome, TaskStepTiming } from './task-step.types';
 import { TaskStore } from './task-store';
 
 const HOLD_MICROS = 5_000_000n;
-const TIMING: TaskStepTiming = { minPollDelayMs: 1_000, maxPollDelayMs: 30_000, submissionTimeoutMs: 120_000 };
+const TIMING: TaskStepTiming = {
+  minPollDelayMs: 1_000,
+  maxPollDelayMs: 30_000,
+  submissionTimeoutMs: 120_000,
+};
 
 /** An upstream in memory: counts submissions and polls, answers polls from a script. */
 class FakeAsyncAdapter implements AsyncAdapter {
@@ -206,7 +210,10 @@ describe('TaskStepProcessor (Postgres)', () => {
 
     expect(await processor.runStep(task.id)).toEqual({ kind: 'finished', status: 'failed' });
 
-    expect(await store.findById(task.id)).toMatchObject({ status: 'failed', failureReason: DEADLINE_EXCEEDED });
+    expect(await store.findById(task.id)).toMatchObject({
+      status: 'failed',
+      failureReason: DEADLINE_EXCEEDED,
+    });
     expect(adapter.submissions).toHaveLength(0);
     expect(released).toEqual([task.holdRequestId]);
     expect(await ledgerOf(task.holdRequestId ?? '')).toEqual([
@@ -227,7 +234,6 @@ describe('TaskStepProcessor (Postgres)', () => {
 
     expect(await processor.runStep(task.id)).toEqual({ kind: 'finished', status: 'completed' });
     expect(released).toEqual([]);
-
   });
 
   it('fails a task still pending upstream at its deadline after that last poll', async () => {
@@ -249,9 +255,14 @@ describe('TaskStepProcessor (Postgres)', () => {
 
     expect(await processor.runStep(task.id)).toEqual({ kind: 'finished', status: 'failed' });
 
-    expect((await store.findById(task.id))?.failureReason).toBe('no asynchronous adapter for channel type lambda');
+    expect((await store.findById(task.id))?.failureReason).toBe(
+      'no asynchronous adapter for channel type lambda',
+    );
     expect(released).toEqual([task.holdRequestId]);
-    expect((await ledgerOf(task.holdRequestId ?? '')).map((entry) => entry.kind)).toEqual(['hold', 'release']);
+    expect((await ledgerOf(task.holdRequestId ?? '')).map((entry) => entry.kind)).toEqual([
+      'hold',
+      'release',
+    ]);
   });
 
   it('fails the task on an upstream refusal of the submission and releases through settle', async () => {
@@ -267,7 +278,10 @@ describe('TaskStepProcessor (Postgres)', () => {
     expect(await processor.runStep(task.id)).toEqual({ kind: 'finished', status: 'failed' });
     expect((await store.findById(task.id))?.failureReason).toBe('content_policy: prompt refused');
     expect(settled.map((entry) => entry.outcome.state)).toEqual(['failed']);
-    expect((await ledgerOf(task.holdRequestId ?? '')).map((entry) => entry.kind)).toEqual(['hold', 'release']);
+    expect((await ledgerOf(task.holdRequestId ?? '')).map((entry) => entry.kind)).toEqual([
+      'hold',
+      'release',
+    ]);
   });
 
   it('never resubmits a submission whose outcome is unknown when the upstream cannot be asked', async () => {
@@ -316,7 +330,13 @@ describe('TaskStepProcessor (Postgres)', () => {
   it('waits as the upstream asks after a retryable poll failure, within the bounds', async () => {
     const adapter = new FakeAsyncAdapter();
     adapter.poll = async () => {
-      throw new UpstreamError({ kind: 'rate_limit', retryable: true, httpStatus: 429, retryAfterMs: 7_000, message: 'slow down' });
+      throw new UpstreamError({
+        kind: 'rate_limit',
+        retryable: true,
+        httpStatus: 429,
+        retryAfterMs: 7_000,
+        message: 'slow down',
+      });
     };
     const { processor } = harness(adapter);
     const task = await queuedTask();
@@ -344,6 +364,9 @@ describe('TaskStepProcessor (Postgres)', () => {
     expect(delayedUntil[0]).toBeLessThanOrEqual(Date.now() + TIMING.maxPollDelayMs);
 
     await prisma.task.update({ where: { id: task.id }, data: { status: 'cancelled' } });
-    await expect(processor.process(job, 'token-1')).resolves.toEqual({ kind: 'finished', status: 'cancelled' });
+    await expect(processor.process(job, 'token-1')).resolves.toEqual({
+      kind: 'finished',
+      status: 'cancelled',
+    });
   });
 });

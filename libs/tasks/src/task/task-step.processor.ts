@@ -43,7 +43,10 @@ export class TaskStepProcessor {
    * BullMQ entry point. A step that must wait moves its own job to the delayed set (without using
    * up an attempt) and tells BullMQ so with DelayedError.
    */
-  async process(job: Pick<Job<TaskStepJob>, 'data' | 'moveToDelayed'>, token?: string): Promise<TaskStepResult> {
+  async process(
+    job: Pick<Job<TaskStepJob>, 'data' | 'moveToDelayed'>,
+    token?: string,
+  ): Promise<TaskStepResult> {
     const result = await this.runStep(job.data.taskId);
     if (result.kind === 'finished') return result;
     await job.moveToDelayed(Date.now() + result.delayMs, token);
@@ -76,7 +79,11 @@ export class TaskStepProcessor {
     return { adapter, context: { ...context, submissionKey: task.id }, upstreamModel };
   }
 
-  private async startSubmission(task: Task, status: OpenStatus, bound: BoundAdapter): Promise<TaskStepResult> {
+  private async startSubmission(
+    task: Task,
+    status: OpenStatus,
+    bound: BoundAdapter,
+  ): Promise<TaskStepResult> {
     if (status === 'queued') {
       // The claim is stored before the upstream call: a re-run that finds `processing` without a
       // handle knows a submission may have reached the upstream.
@@ -102,7 +109,10 @@ export class TaskStepProcessor {
       if (error instanceof UpstreamError && error.failure.httpStatus !== undefined) {
         return this.finish(task, 'processing', { state: 'failed', failure: error.failure });
       }
-      this.deps.logger.warn({ taskId: task.id, error: describeError(error) }, 'task submission outcome unknown');
+      this.deps.logger.warn(
+        { taskId: task.id, error: describeError(error) },
+        'task submission outcome unknown',
+      );
       return this.waitFor(this.timing.submissionTimeoutMs);
     }
     return this.storeHandle(task, handle);
@@ -134,7 +144,8 @@ export class TaskStepProcessor {
       result = await bound.adapter.poll(handle, bound.context);
     } catch (error) {
       if (!(error instanceof UpstreamError)) throw error;
-      if (!error.failure.retryable) return this.finish(task, 'processing', { state: 'failed', failure: error.failure });
+      if (!error.failure.retryable)
+        return this.finish(task, 'processing', { state: 'failed', failure: error.failure });
       return this.waitFor(nextPollDelayMs(task, this.now(), this.timing, error.failure.retryAfterMs));
     }
     if (result.state !== 'pending') return this.finish(task, 'processing', result);
@@ -159,7 +170,10 @@ export class TaskStepProcessor {
     try {
       return await bound.adapter.poll(task.upstreamHandle as JsonHandle, bound.context);
     } catch (error) {
-      this.deps.logger.warn({ taskId: task.id, error: describeError(error) }, 'last poll before the deadline failed');
+      this.deps.logger.warn(
+        { taskId: task.id, error: describeError(error) },
+        'last poll before the deadline failed',
+      );
       return undefined;
     }
   }

@@ -72,7 +72,9 @@ describe('TaskStore (Postgres)', () => {
 
   it('refuses a transition the state machine does not allow', async () => {
     const { task } = await store.create(newTask());
-    await expect(store.transition(task.id, 'queued', 'completed')).rejects.toThrow(/cannot change from queued to completed/);
+    await expect(store.transition(task.id, 'queued', 'completed')).rejects.toThrow(
+      /cannot change from queued to completed/,
+    );
     expect((await store.findById(task.id))?.status).toBe('queued');
   });
 
@@ -105,8 +107,12 @@ describe('TaskStore (Postgres)', () => {
   it('finds open tasks past their deadline, oldest first, of the given kinds', async () => {
     const now = new Date('2030-01-01T00:00:00Z');
     const late = await store.create(newTask({ deadlineAt: new Date('2029-12-31T23:00:00Z') }));
-    const later = await store.create(newTask({ deadlineAt: new Date('2029-12-31T23:30:00Z'), kind: 'music' }));
-    const image = await store.create(newTask({ deadlineAt: new Date('2029-12-31T22:00:00Z'), kind: 'image' }));
+    const later = await store.create(
+      newTask({ deadlineAt: new Date('2029-12-31T23:30:00Z'), kind: 'music' }),
+    );
+    const image = await store.create(
+      newTask({ deadlineAt: new Date('2029-12-31T22:00:00Z'), kind: 'image' }),
+    );
     const done = await store.create(newTask({ deadlineAt: new Date('2029-12-31T21:00:00Z') }));
     await store.transition(done.task.id, 'queued', 'cancelled');
 

@@ -67,7 +67,12 @@ export class TaskStore {
    * Moves the task from `from` to `to` only if it is still in `from`. Returns whether this caller
    * made the change; a caller that lost must not settle, release or submit.
    */
-  async transition(taskId: string, from: TaskStatus, to: TaskStatus, patch: TaskPatch = {}): Promise<boolean> {
+  async transition(
+    taskId: string,
+    from: TaskStatus,
+    to: TaskStatus,
+    patch: TaskPatch = {},
+  ): Promise<boolean> {
     if (!canTransition(from, to)) throw new Error(`task status cannot change from ${from} to ${to}`);
     const { count } = await this.prisma.task.updateMany({
       where: { id: taskId, status: from },
@@ -88,7 +93,12 @@ export class TaskStore {
    */
   async reclaimSubmission(taskId: string, claimedAt: Date): Promise<boolean> {
     const { count } = await this.prisma.task.updateMany({
-      where: { id: taskId, status: 'processing', upstreamHandle: { equals: Prisma.DbNull }, updatedAt: claimedAt },
+      where: {
+        id: taskId,
+        status: 'processing',
+        upstreamHandle: { equals: Prisma.DbNull },
+        updatedAt: claimedAt,
+      },
       data: { updatedAt: new Date() },
     });
     return count === 1;

@@ -1,18 +1,20 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { PriceBook } from '@gateway/billing';
+import type { Logger } from 'pino';
 import { PutPricesDto } from '@gateway/contracts';
 import type { PrismaClient } from '@gateway/db';
-import { PRISMA } from '../../infrastructure/tokens';
+import { PriceSync } from '../../infrastructure/price-sync.service';
+import { LOGGER, PRISMA } from '../../infrastructure/tokens';
 import { parseAdminInput } from '../shared/admin-input.util';
 import { fromPriceRow, toPriceColumns } from './price-row.mapper';
 import type { PricesView } from './prices.view';
 
-/** Prices are data: rows an operator upserts, reloaded into the in-memory price book after each change. */
+/** Prices are data: rows an operator upserts, reloaded into every instance's price book after each change. */
 @Injectable()
 export class PricesService {
   constructor(
     @Inject(PRISMA) private readonly prisma: PrismaClient,
-    private readonly priceBook: PriceBook,
+    @Inject(LOGGER) private readonly logger: Logger,
+    private readonly priceSync: PriceSync,
   ) {}
 
   async list(): Promise<PricesView> {
@@ -29,7 +31,22 @@ export class PricesService {
         return this.prisma.price.upsert({ where: { model: price.model }, create: columns, update: columns });
       }),
     );
-    await this.priceBook.refresh();
+    await this.announceChange();
     return { prices: rows.map(fromPriceRow) };
+  }
+
+  /**
+   * Every instance reloads its price book. The prices are committed either way; if the announcement
+   * fails, the instances pick them up at their next periodic reload, so the request does not fail for it.
+   */
+  private async announceChange(): Promise<void> {
+    try {
+      await this.priceSync.announceChange();
+    } catch (error) {
+      this.logger.warn(
+        { err: error },
+        'prices saved but not announced; instances catch up on their next reload',
+      );
+    }
   }
 }

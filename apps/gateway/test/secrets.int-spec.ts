@@ -1,0 +1,90 @@
+import { Client } from 'pg';
+import { GatewayHarness } from './gateway-harness';
+
+const CHANNEL_SECRET = 'channel-secret-do-not-leak-7f3a9c';
+
+describe('secrets never leave the gateway', () => {
+  let harness: GatewayHarness;
+  let database: Client;
+  const adminAnswers: string[] = [];
+  let plaintextKeys: string[] = [];
+
+  beforeAll(async () => {
+    harness = await GatewayHarness.start({ LOG_LEVEL: 'debug' });
+    database = new Client({ connectionString: harness.config.databaseUrl });
+    await database.connect();
+
+    await harness.adminOk('PUT', '/admin/prices', {
+      prices: [{ model: 'secret-model', inputPerMillion: '1000', outputPerMillion: '1000' }],
+    });
+    const created = await harness.admin<{ id: string }>('POST', '/admin/channels', {
+      type: 'compat',
+      name: 'secret-channel',
+      baseUrl: harness.simulatorUrl,
+      secret: CHANNEL_SECRET,
+      models: [{ model: 'secret-model', upstreamModel: 'chat-fast' }],
+    });
+    harness.rememberSecret(CHANNEL_SECRET);
+    adminAnswers.push(created.text);
+    const accountId = await harness.createAccount(1_000_000n);
+    const keys = await Promise.all([harness.createKey(accountId), harness.createKey(accountId)]);
+    plaintextKeys = keys.map((key) => key.key);
+
+    // Traffic that exercises the logs: successes, the channel refusing its (wrong) secret, bad keys.
+    for (const key of plaintextKeys) {
+      await harness.request('POST', '/v1/chat/completions', {
+        body: { model: 'secret-model', messages: [{ role: 'user', content: 'hi' }] },
+        headers: { authorization: `Bearer ${key}` },
+      });
+      await harness.request('POST', `/v1beta/models/secret-model:generateContent?key=${key}`, {
+        body: { contents: [{ parts: [{ text: 'hi' }] }] },
+      });
+    }
+    await harness.request('POST', '/v1/chat/completions', {
+      body: { model: 'secret-model', messages: [{ role: 'user', content: 'x' }] },
+      headers: { authorization: `Bearer ${plaintextKeys[0]}x` },
+    });
+    for (const path of ['/admin/channels', `/admin/channels/${created.body.id}`, '/admin/keys']) {
+      adminAnswers.push((await harness.admin('GET', path)).text);
+    }
+    adminAnswers.push((await harness.admin('PATCH', `/admin/channels/${created.body.id}`, { secret: `${CHANNEL_SECRET}-2` })).text);
+    harness.rememberSecret(`${CHANNEL_SECRET}-2`);
+    await harness.settled();
+  });
+  afterAll(async () => {
+    await database.end();
+    await harness.close();
+  });
+
+  it('stores neither the channel secret nor any plaintext key in the database', async () => {
+    const { rows: tables } = await database.query<{ table_name: string }>(
+      "select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'",
+    );
+    expect(tables.length).toBeGreaterThan(5);
+    let dump = '';
+    for (const { table_name } of tables) {
+      const { rows } = await database.query(`select row_to_json(t)::text as row from "${table_name}" t`);
+      dump += rows.map((row: { row: string }) => row.row).join('\n');
+    }
+    expect(dump).toContain('secret-channel');
+    expect(dump).not.toContain(CHANNEL_SECRET);
+    for (const key of plaintextKeys) {
+      expect(dump).not.toContain(key);
+      expect(dump).toContain(key.slice(0, 11));
+    }
+  });
+
+  it('shows the secret in no admin response, only a masked tail', () => {
+    const all = adminAnswers.join('\n');
+    expect(all).not.toContain(CHANNEL_SECRET);
+    expect(all).toMatch(/"secretMasked":"••••[^"]{4}"/);
+    for (const key of plaintextKeys) expect(all).not.toContain(key);
+  });
+
+  it('writes neither the secret nor any key into the logs', () => {
+    const logs = harness.logs.join('');
+    expect(logs).toMatch(/"route":"\/v1\/chat\/completions"/);
+    expect(logs).not.toContain(CHANNEL_SECRET);
+    for (const key of plaintextKeys) expect(logs).not.toContain(key);
+  });
+});

@@ -1,0 +1,205 @@
+import { HoldService, type SettlementInput } from '@gateway/billing';
+import { createPgPool, createPrismaClient, type PrismaClient } from '@gateway/db';
+import { enqueueTextSettlement, QUEUE_NAMES, textSettlementJobId, toSettlementJob } from '@gateway/tasks';
+import { createTestDatabase, type TestDatabase } from '@gateway/testing';
+import type { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Queue, type Job } from 'bullmq';
+import { randomBytes } from 'node:crypto';
+import type { Pool } from 'pg';
+import { HOLD_REAPER_SCHEDULER_ID } from './hold-reaper.processor';
+import { WorkerTextModule } from './worker-text.module';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const ACCOUNT_ID = 'acct_text';
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe('worker-text (Postgres, Redis)', () => {
+  let database: TestDatabase;
+  let pool: Pool;
+  let prisma: PrismaClient;
+  let holds: HoldService;
+  let app: INestApplicationContext;
+  let settlementQueue: Queue;
+  let maintenanceQueue: Queue;
+  let sequence = 0;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    pool = createPgPool(database.url, 4);
+    prisma = createPrismaClient(pool);
+    holds = new HoldService(pool);
+    await prisma.account.create({ data: { id: ACCOUNT_ID, name: 'text', balance: 100_000_000n } });
+
+    const prefix = `test-wtext-${randomBytes(4).toString('hex')}`;
+    const env = {
+      DATABASE_URL: database.url,
+      REDIS_URL,
+      REDIS_PREFIX: prefix,
+      ADMIN_TOKEN: 'test-admin-token-0123456789',
+      MASTER_KEY: 'ab'.repeat(32),
+      LOG_LEVEL: 'silent',
+    };
+    app = await NestFactory.createApplicationContext(WorkerTextModule.forRoot({ env }), { logger: false });
+    const connection = { url: REDIS_URL };
+    settlementQueue = new Queue(QUEUE_NAMES.textSettlement, { connection, prefix });
+    maintenanceQueue = new Queue(QUEUE_NAMES.textMaintenance, { connection, prefix });
+  });
+
+  afterAll(async () => {
+    await app.close();
+    for (const queue of [settlementQueue, maintenanceQueue]) {
+      await queue.obliterate({ force: true });
+      await queue.close();
+    }
+    await prisma.$disconnect();
+    await pool.end();
+    await database.drop();
+  });
+
+  async function heldRequest(amount: bigint, ttlMs = 3_600_000): Promise<string> {
+    sequence += 1;
+    const requestId = `req_text_${sequence}`;
+    const taken = await holds.take({
+      requestId,
+      accountId: ACCOUNT_ID,
+      keyId: 'key_text',
+      model: 'kappa-pro',
+      route: '/v1/chat/completions',
+      amount,
+      ttlMs,
+    });
+    expect(taken.ok).toBe(true);
+    return requestId;
+  }
+
+  function settlementOf(requestId: string, captureMicros: bigint): SettlementInput {
+    return {
+      requestId,
+      captureMicros,
+      log: {
+        route: '/v1/chat/completions',
+        httpStatus: 200,
+        endReason: 'completed',
+        latencyMs: 640,
+        inputTokens: 1_000,
+        outputTokens: 250,
+        attempts: 1,
+        channelId: 'chan_kappa',
+      },
+    };
+  }
+
+  async function isSettled(requestId: string): Promise<boolean> {
+    const hold = await prisma.hold.findUnique({ where: { requestId } });
+    return hold?.status === 'settled';
+  }
+
+  async function ledgerKinds(requestId: string): Promise<Array<[string, bigint]>> {
+    const rows = await prisma.ledgerEntry.findMany({ where: { requestId }, orderBy: { id: 'asc' } });
+    return rows.map((row) => [row.kind, row.amount]);
+  }
+
+  it('settles a hold handed over through the queue and writes its request log', async () => {
+    const before = await prisma.account.findUniqueOrThrow({ where: { id: ACCOUNT_ID } });
+    const requestId = await heldRequest(2_000_000n);
+
+    await enqueueTextSettlement(settlementQueue, settlementOf(requestId, 1_234_567n));
+    await waitFor(async () => (await prisma.requestLog.findUnique({ where: { requestId } })) !== null);
+
+    expect(await isSettled(requestId)).toBe(true);
+    expect(await prisma.requestLog.findUnique({ where: { requestId } })).toMatchObject({
+      costMicros: 1_234_567n,
+      endReason: 'completed',
+      inputTokens: 1_000,
+      outputTokens: 250,
+      channelId: 'chan_kappa',
+      keyId: 'key_text',
+      accountId: ACCOUNT_ID,
+    });
+    expect(await ledgerKinds(requestId)).toEqual([
+      ['hold', 2_000_000n],
+      ['capture', 1_234_567n],
+      ['release', 765_433n],
+    ]);
+    const after = await prisma.account.findUniqueOrThrow({ where: { id: ACCOUNT_ID } });
+    expect(after.balance).toBe(before.balance - 1_234_567n);
+    expect(after.held).toBe(before.held);
+  });
+
+  it('settles once however often the same settlement is enqueued', async () => {
+    const requestId = await heldRequest(3_000_000n);
+    const settlement = settlementOf(requestId, 1_000_000n);
+
+    await Promise.all([
+      enqueueTextSettlement(settlementQueue, settlement),
+      enqueueTextSettlement(settlementQueue, settlement),
+    ]);
+    const job = await settlementQueue.getJob(textSettlementJobId(requestId));
+    await waitFor(async () => (await job?.getState()) === 'completed');
+    await enqueueTextSettlement(settlementQueue, settlement);
+    // The same settlement arriving under another job id (another path) is applied by nobody twice.
+    const stray = await settlementQueue.add('settle', toSettlementJob(settlement), {
+      jobId: `stray-${requestId}`,
+    });
+    await waitFor(async () => (await stray.getState()) === 'completed');
+
+    expect((await settlementQueue.getJob(textSettlementJobId(requestId)))?.returnvalue).toBe(true);
+    expect((await settlementQueue.getJob(stray.id ?? ''))?.returnvalue).toBe(false);
+    expect(await ledgerKinds(requestId)).toEqual([
+      ['hold', 3_000_000n],
+      ['capture', 1_000_000n],
+      ['release', 2_000_000n],
+    ]);
+    expect(await prisma.requestLog.count({ where: { requestId } })).toBe(1);
+  });
+
+  it('lets BullMQ retry a settlement whose database write failed', async () => {
+    const requestId = await heldRequest(1_000_000n);
+    const settlement = settlementOf(requestId, 500_000n);
+    // latency_ms is int4: the statement fails as a whole, as on any database error.
+    settlement.log.latencyMs = 3_000_000_000;
+
+    await enqueueTextSettlement(settlementQueue, settlement);
+    const job = (await settlementQueue.getJob(textSettlementJobId(requestId))) as Job;
+    await waitFor(async () => (await settlementQueue.getJob(job.id ?? ''))?.attemptsMade === 1);
+
+    const retried = await settlementQueue.getJob(job.id ?? '');
+    expect(await retried?.getState()).toBe('delayed');
+    expect(retried?.failedReason).toMatch(/out of range/);
+    expect(await isSettled(requestId)).toBe(false);
+    await retried?.remove();
+  });
+
+  it('fails a malformed settlement at once instead of retrying it', async () => {
+    const job = await settlementQueue.add('settle', { requestId: 'req_bad', captureMicros: '1.5', log: {} });
+
+    await waitFor(async () => (await job.getState()) === 'failed');
+    const failed = await settlementQueue.getJob(job.id ?? '');
+    expect(failed?.attemptsMade).toBe(1);
+    expect(failed?.failedReason).toMatch(/captureMicros/);
+  });
+
+  it('reaps expired holds on a 30-second job scheduler', async () => {
+    const scheduler = await maintenanceQueue.getJobScheduler(HOLD_REAPER_SCHEDULER_ID);
+    expect(scheduler?.every).toBe(30_000);
+
+    const requestId = await heldRequest(4_000_000n, 1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await maintenanceQueue.add(HOLD_REAPER_SCHEDULER_ID, {});
+
+    await waitFor(() => isSettled(requestId));
+    expect(await ledgerKinds(requestId)).toEqual([
+      ['hold', 4_000_000n],
+      ['release', 4_000_000n],
+    ]);
+    expect((await prisma.requestLog.findUnique({ where: { requestId } }))?.endReason).toBe('abandoned');
+  });
+});

@@ -1,0 +1,237 @@
+import { HoldService } from '@gateway/billing';
+import { createPgPool, createPrismaClient, type PrismaClient } from '@gateway/db';
+import type { AdapterContext } from '@gateway/providers-core';
+import {
+  enqueueTaskStep,
+  OVERDUE_SWEEP_JOB_NAME,
+  QUEUE_NAMES,
+  taskStepJobId,
+  TaskStore,
+  type AsyncAdapter,
+  type AsyncPollResult,
+  type AsyncSubmission,
+  type JsonHandle,
+} from '@gateway/tasks';
+import { createTestDatabase, type TestDatabase } from '@gateway/testing';
+import type { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Queue } from 'bullmq';
+import { randomBytes } from 'node:crypto';
+import type { Pool } from 'pg';
+import { WorkerVideoModule } from './worker-video.module';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const HOLD_MICROS = 8_000_000n;
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** An upstream in memory whose polls answer from a script; `'hang'` never answers (the worker "dies"). */
+class ScriptedVideoAdapter implements AsyncAdapter {
+  readonly submissions: string[] = [];
+  readonly polledHandles: JsonHandle[] = [];
+  /** What the task row held as its handle when each poll arrived. */
+  readonly storedHandleAtPoll: unknown[] = [];
+  readonly script: Array<AsyncPollResult | 'hang'> = [];
+
+  constructor(private readonly store: TaskStore) {}
+
+  async submit(_request: unknown, context: { submissionKey: string }): Promise<AsyncSubmission> {
+    this.submissions.push(context.submissionKey);
+    return { handle: { upstreamTaskId: `gamma-${this.submissions.length}` } };
+  }
+
+  async poll(handle: JsonHandle, context: { submissionKey: string }): Promise<AsyncPollResult> {
+    this.polledHandles.push(handle);
+    this.storedHandleAtPoll.push((await this.store.findById(context.submissionKey))?.upstreamHandle);
+    const next = this.script.shift() ?? { state: 'pending' };
+    if (next === 'hang') return new Promise<AsyncPollResult>(() => undefined);
+    return next;
+  }
+}
+
+describe('worker-video (Postgres, Redis)', () => {
+  let database: TestDatabase;
+  let pool: Pool;
+  let prisma: PrismaClient;
+  let store: TaskStore;
+  let queue: Queue;
+  let prefix: string;
+  let sequence = 0;
+  const apps: INestApplicationContext[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    pool = createPgPool(database.url, 4);
+    prisma = createPrismaClient(pool);
+    store = new TaskStore(prisma);
+    await prisma.account.create({ data: { id: 'acct_video', name: 'video', balance: 100_000_000n } });
+    await prisma.channel.create({
+      data: {
+        id: 'chan_gamma',
+        type: 'gamma',
+        name: 'gamma video',
+        baseUrl: 'http://127.0.0.1:9',
+        secretCiphertext: 'unused',
+        secretKeyVersion: 1,
+        secretTail: 'abcd',
+      },
+    });
+  });
+
+  beforeEach(() => {
+    prefix = `test-wvideo-${randomBytes(4).toString('hex')}`;
+    queue = new Queue(QUEUE_NAMES.videoTasks, { connection: { url: REDIS_URL }, prefix });
+  });
+
+  afterEach(async () => {
+    await Promise.all(apps.splice(0).map((app) => app.close()));
+    await queue.obliterate({ force: true });
+    await queue.close();
+  });
+
+  afterAll(async () => {
+    await prisma.$disconnect();
+    await pool.end();
+    await database.drop();
+  });
+
+  async function startWorker(adapter?: AsyncAdapter): Promise<INestApplicationContext> {
+    const env = {
+      DATABASE_URL: database.url,
+      REDIS_URL,
+      REDIS_PREFIX: prefix,
+      ADMIN_TOKEN: 'test-admin-token-0123456789',
+      MASTER_KEY: 'ef'.repeat(32),
+      LOG_LEVEL: 'silent',
+      SHUTDOWN_GRACE_MS: '200',
+      QUEUE_LOCK_DURATION_MS: '1000',
+      QUEUE_STALLED_INTERVAL_MS: '300',
+    };
+    const context = { channel: { baseUrl: 'http://127.0.0.1:9', secret: 'unused' } } as AdapterContext;
+    const module = WorkerVideoModule.forRoot({
+      env,
+      adapters: adapter ? new Map([['gamma', adapter]]) : undefined,
+      connectChannel: adapter ? async () => context : undefined,
+      timing: { minPollDelayMs: 50, maxPollDelayMs: 100, submissionTimeoutMs: 10_000 },
+    });
+    const app = await NestFactory.createApplicationContext(module, { logger: false });
+    apps.push(app);
+    return app;
+  }
+
+  async function queuedVideoTask(): Promise<{ taskId: string; holdRequestId: string }> {
+    sequence += 1;
+    const holdRequestId = `req_video_${sequence}`;
+    await new HoldService(pool).take({
+      requestId: holdRequestId,
+      accountId: 'acct_video',
+      keyId: 'key_video',
+      model: 'gamma-2',
+      route: '/v1/videos',
+      amount: HOLD_MICROS,
+      ttlMs: 3_600_000,
+    });
+    const { task } = await store.create({
+      id: `video_${sequence}`,
+      kind: 'video',
+      keyId: 'key_video',
+      accountId: 'acct_video',
+      model: 'gamma-2',
+      channelId: 'chan_gamma',
+      request: { prompt: 'a paper boat', seconds: 4 },
+      holdRequestId,
+      deadlineAt: new Date(Date.now() + 600_000),
+    });
+    await enqueueTaskStep(queue, task.id);
+    return { taskId: task.id, holdRequestId };
+  }
+
+  async function ledgerKinds(requestId: string): Promise<Array<[string, bigint]>> {
+    const rows = await prisma.ledgerEntry.findMany({ where: { requestId }, orderBy: { id: 'asc' } });
+    return rows.map((row) => [row.kind, row.amount]);
+  }
+
+  it('submits, polls while pending and settles on completion, the handle stored before the first poll', async () => {
+    const adapter = new ScriptedVideoAdapter(store);
+    adapter.script.push(
+      { state: 'pending', progress: 30 },
+      { state: 'pending', progress: 70 },
+      {
+        state: 'completed',
+        outputs: [{ url: 'http://upstream.test/boat.mp4', contentType: 'video/mp4' }],
+      },
+    );
+    await startWorker(adapter);
+    const { taskId, holdRequestId } = await queuedVideoTask();
+
+    await waitFor(async () => (await store.findById(taskId))?.status === 'completed');
+
+    expect(adapter.submissions).toEqual([taskId]);
+    expect(adapter.storedHandleAtPoll).toEqual([
+      { upstreamTaskId: 'gamma-1' },
+      { upstreamTaskId: 'gamma-1' },
+      { upstreamTaskId: 'gamma-1' },
+    ]);
+    expect(await store.findById(taskId)).toMatchObject({
+      progress: 100,
+      resultUrl: 'http://upstream.test/boat.mp4',
+    });
+    expect(await ledgerKinds(holdRequestId)).toEqual([
+      ['hold', HOLD_MICROS],
+      ['capture', HOLD_MICROS],
+    ]);
+    await waitFor(async () => (await queue.getJob(taskStepJobId(taskId)))?.finishedOn !== undefined);
+    expect(await (await queue.getJob(taskStepJobId(taskId)))?.getState()).toBe('completed');
+  });
+
+  it('does not resubmit when a worker dies mid-poll and another one takes the task over', async () => {
+    const adapter = new ScriptedVideoAdapter(store);
+    adapter.script.push({ state: 'pending', progress: 30 }, 'hang', {
+      state: 'completed',
+      outputs: [{ url: 'http://upstream.test/late.mp4' }],
+    });
+    const first = await startWorker(adapter);
+    const { taskId, holdRequestId } = await queuedVideoTask();
+    await waitFor(async () => adapter.storedHandleAtPoll.length === 2);
+
+    // The grace period (200 ms) elapses with the poll still hanging: the job is abandoned mid-run.
+    await first.close();
+    apps.splice(apps.indexOf(first), 1);
+    expect((await store.findById(taskId))?.status).toBe('processing');
+
+    await startWorker(adapter);
+    await waitFor(async () => (await store.findById(taskId))?.status === 'completed');
+
+    expect(adapter.submissions).toEqual([taskId]);
+    expect(adapter.polledHandles).toEqual([
+      { upstreamTaskId: 'gamma-1' },
+      { upstreamTaskId: 'gamma-1' },
+      { upstreamTaskId: 'gamma-1' },
+    ]);
+    expect((await ledgerKinds(holdRequestId)).filter(([kind]) => kind === 'capture')).toEqual([
+      ['capture', HOLD_MICROS],
+    ]);
+  });
+
+  it('fails a task cleanly and releases its hold while no asynchronous adapter is registered', async () => {
+    await startWorker();
+    const { taskId, holdRequestId } = await queuedVideoTask();
+
+    await waitFor(async () => (await store.findById(taskId))?.status === 'failed');
+
+    expect((await store.findById(taskId))?.failureReason).toBe(
+      'no asynchronous adapter for channel type gamma',
+    );
+    expect(await ledgerKinds(holdRequestId)).toEqual([
+      ['hold', HOLD_MICROS],
+      ['release', HOLD_MICROS],
+    ]);
+    expect(await queue.getJobScheduler(OVERDUE_SWEEP_JOB_NAME)).toMatchObject({ every: 60_000 });
+  });
+});

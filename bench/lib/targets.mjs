@@ -1,0 +1,271 @@
+// The processes under test: the simulator (the "direct" target and every target's upstream), the
+// reference proxy, the gateway stack (Postgres, Redis, gateway, four workers) and the peer gateway.
+// Every child is remembered so that stopEverything() can end it, also on failure or Ctrl-C.
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, openSync, closeSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import pg from 'pg';
+import { Redis } from 'ioredis';
+import { request } from 'undici';
+import { startApp, stopAll, waitForHttp, WORKER_APPS } from '../../tools/lib/processes.mjs';
+import { ensureServices } from '../../tools/lib/services.mjs';
+import { seedDemo } from '../../tools/lib/demo-seed.mjs';
+import { findProcesses } from './proc-stats.mjs';
+import { PROXY_KEY } from '../reference-proxy.mjs';
+
+export const TARGET_NAMES = ['direct', 'proxy', 'gateway', 'gateway-warn', 'peer'];
+export const BENCH_DATABASE = 'gateway_bench';
+export const BENCH_REDIS_PREFIX = 'bench';
+const BENCH_CREDIT_MICROS = '1000000000000000';
+const SIM_KEYS = { native: 'sim-kappa-key', openai: 'sim-compat-key' };
+
+export const TARGET_DESCRIPTIONS = {
+  direct: 'the load generator straight to the simulator',
+  proxy: 'bench/reference-proxy.mjs: Fastify + undici Pool, key check, JSON parse, usage extraction',
+  gateway: 'the gateway with LOG_LEVEL=info (as in production), Postgres, Redis and the four workers running',
+  'gateway-warn': 'the same gateway build with LOG_LEVEL=warn (no per-request log line), same database and workers',
+  peer: '@portkey-ai/gateway 1.15.2 (npm), NODE_ENV=production, OpenAI-style route only',
+};
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const nativeHeaders = (key) => ({ 'x-vendor-api-key': key });
+const bearerHeaders = (key) => ({ authorization: `Bearer ${key}` });
+
+function databaseUrlFor(name) {
+  const url = new URL(process.env.BENCH_DATABASE_BASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres');
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function dropDatabase(name) {
+  const client = new pg.Client({ connectionString: databaseUrlFor('postgres') });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}
+
+async function deleteRedisKeys(redisUrl, prefix) {
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+async function postAdmin(gatewayUrl, adminToken, path, body) {
+  const answer = await request(`${gatewayUrl}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await answer.body.text();
+  if (answer.statusCode >= 300) throw new Error(`POST ${path} answered ${answer.statusCode}: ${text}`);
+  return JSON.parse(text);
+}
+
+/**
+ * Starts and remembers processes. `log` prints progress; `logDir` receives the stdout/stderr of the
+ * processes whose output is not the product's (proxy, peer); `profileDir` turns on --cpu-prof for the
+ * gateway target.
+ */
+export function createStack({ root, logDir, log, profileDir = null }) {
+  const children = [];
+  let stopping = false;
+  const unexpectedExits = [];
+
+  function remember(child, name) {
+    child.targetName = name;
+    children.push(child);
+    child.once('exit', (code, signal) => {
+      if (!stopping) {
+        unexpectedExits.push(`${name} exited (code ${code}, signal ${signal})`);
+        log(`!! ${name} exited unexpectedly (code ${code}, signal ${signal})`);
+      }
+    });
+    return child;
+  }
+
+  function spawnLogged(name, args, env) {
+    const logFile = openSync(join(logDir, `${name}.log`), 'a');
+    const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', logFile, logFile] });
+    closeSync(logFile);
+    return remember(child, name);
+  }
+
+  async function startSimulator() {
+    const port = await freePort();
+    const child = remember(
+      startApp(root, 'upstream-sim', { ...process.env, PORT: String(port), HOST: '127.0.0.1' }, { quiet: true }),
+      'simulator',
+    );
+    const url = `http://127.0.0.1:${port}`;
+    await waitForHttp(`${url}/__sim/stats`, 30_000);
+    return { url, pid: child.pid };
+  }
+
+  function directTarget(simulator) {
+    return {
+      name: 'direct',
+      baseUrl: simulator.url,
+      families: { native: nativeHeaders(SIM_KEYS.native), openai: bearerHeaders(SIM_KEYS.openai) },
+      mainPid: simulator.pid,
+      groups: { main: [simulator.pid] },
+    };
+  }
+
+  async function startProxy(simulator) {
+    const port = await freePort();
+    const child = spawnLogged('proxy', [join(root, 'bench', 'reference-proxy.mjs')], {
+      ...process.env,
+      PORT: String(port),
+      UPSTREAM_URL: simulator.url,
+    });
+    const baseUrl = `http://127.0.0.1:${port}`;
+    await waitForHttp(`${baseUrl}/__proxy/stats`, 30_000);
+    return {
+      name: 'proxy',
+      baseUrl,
+      families: { native: nativeHeaders(PROXY_KEY), openai: bearerHeaders(PROXY_KEY) },
+      mainPid: child.pid,
+      groups: { main: [child.pid], simulator: [simulator.pid] },
+    };
+  }
+
+  async function startPeer(simulator) {
+    const entry = join(root, 'bench', 'node_modules', '@portkey-ai', 'gateway', 'build', 'start-server.js');
+    if (!existsSync(entry)) throw new Error(`peer gateway not installed (${entry}); run npm install in bench/`);
+    const port = await freePort();
+    const child = spawnLogged('peer', [entry, `--port=${port}`, '--headless'], {
+      ...process.env,
+      NODE_ENV: 'production',
+    });
+    const baseUrl = `http://127.0.0.1:${port}`;
+    await waitForHttp(`${baseUrl}/`, 30_000);
+    return {
+      name: 'peer',
+      baseUrl,
+      families: {
+        openai: {
+          ...bearerHeaders(SIM_KEYS.openai),
+          'x-portkey-provider': 'openai',
+          'x-portkey-custom-host': `${simulator.url}/v1`,
+        },
+      },
+      mainPid: child.pid,
+      groups: { main: [child.pid], simulator: [simulator.pid] },
+    };
+  }
+
+  /**
+   * A fresh `gateway_bench` database (dropped, then migrated), a clean `bench:` Redis prefix, the four
+   * workers, one gateway per requested log level, the demo channels pointing at the simulator and a
+   * key whose account has more credit than any run can spend.
+   */
+  async function startGateways(simulator, names) {
+    await ensureServices({ log });
+    const databaseUrl = databaseUrlFor(BENCH_DATABASE);
+    const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+    log(`resetting database ${BENCH_DATABASE} and Redis prefix ${BENCH_REDIS_PREFIX}:`);
+    await dropDatabase(BENCH_DATABASE);
+    execFileSync(process.execPath, [join(root, 'tools', 'migrate.mjs'), 'deploy', '--quiet'], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: databaseUrl },
+      stdio: 'inherit',
+    });
+    await deleteRedisKeys(redisUrl, BENCH_REDIS_PREFIX);
+
+    const baseEnv = {
+      ...process.env,
+      NODE_ENV: 'production',
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: redisUrl,
+      REDIS_PREFIX: BENCH_REDIS_PREFIX,
+      ADMIN_TOKEN: randomBytes(24).toString('hex'),
+      MASTER_KEY: randomBytes(32).toString('hex'),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+    };
+    const workers = WORKER_APPS.map((app) => remember(startApp(root, app, baseEnv, { quiet: true }), app));
+    const gateways = [];
+    for (const name of names) {
+      const port = await freePort();
+      const env = { ...baseEnv, PORT: String(port), LOG_LEVEL: name === 'gateway' ? 'info' : 'warn' };
+      if (profileDir && name === 'gateway') env.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${profileDir}`;
+      const child = remember(startApp(root, 'gateway', env, { quiet: true }), name);
+      gateways.push({ name, child, baseUrl: `http://127.0.0.1:${port}` });
+    }
+    await Promise.all(gateways.map((gateway) => waitForHttp(`${gateway.baseUrl}/readyz`, 60_000)));
+    const { key, accountId } = await seedDemo({
+      gatewayUrl: gateways[0].baseUrl,
+      adminToken: baseEnv.ADMIN_TOKEN,
+      simulatorUrl: simulator.url,
+    });
+    await postAdmin(gateways[0].baseUrl, baseEnv.ADMIN_TOKEN, `/admin/accounts/${accountId}/credits`, {
+      amountMicros: BENCH_CREDIT_MICROS,
+      idempotencyKey: `bench-credit-${accountId}`,
+      note: 'benchmark credit',
+    });
+    const redisPids = findProcesses(['redis-server']);
+    const workerPids = workers.map((worker) => worker.pid);
+    return gateways.map(({ name, child, baseUrl }) => ({
+      name,
+      baseUrl,
+      families: { native: nativeHeaders(key), openai: bearerHeaders(key) },
+      mainPid: child.pid,
+      groups: {
+        main: [child.pid],
+        workers: workerPids,
+        postgres: () => findProcesses(['postgres:', ` ${BENCH_DATABASE} `]),
+        redis: redisPids,
+        simulator: [simulator.pid],
+      },
+    }));
+  }
+
+  /** Throws when a process under test has died: the figures after that point would mean nothing. */
+  function assertAlive() {
+    if (unexpectedExits.length > 0) throw new Error(unexpectedExits.join('; '));
+  }
+
+  async function stopEverything() {
+    stopping = true;
+    await stopAll(children.filter((child) => child.exitCode === null && child.signalCode === null));
+  }
+
+  async function dropBenchDatabase() {
+    await dropDatabase(BENCH_DATABASE);
+  }
+
+  return {
+    startSimulator,
+    directTarget,
+    startProxy,
+    startPeer,
+    startGateways,
+    assertAlive,
+    stopEverything,
+    dropBenchDatabase,
+  };
+}
