@@ -2,9 +2,20 @@ import nx from '@nx/eslint-plugin';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
+import globals from 'globals';
 
 export default [
-  { ignores: ['**/node_modules', '**/dist', '**/generated', 'bench/results', 'bench/node_modules', 'tmp', 'coverage'] },
+  {
+    ignores: [
+      '**/node_modules',
+      '**/dist',
+      '**/generated',
+      'bench/results',
+      'bench/node_modules',
+      'tmp',
+      'coverage',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   ...nx.configs['flat/base'],
@@ -32,15 +43,36 @@ export default [
             },
             {
               sourceTag: 'type:lib',
-              onlyDependOnLibsWithTags: ['type:lib', 'type:provider-core', 'type:provider-registry', 'type:dialect', 'type:testing', 'type:simulator'],
+              onlyDependOnLibsWithTags: [
+                'type:lib',
+                'type:provider-core',
+                'type:provider-registry',
+                'type:dialect',
+                'type:testing',
+                'type:simulator',
+              ],
             },
             {
               sourceTag: 'type:testing',
-              onlyDependOnLibsWithTags: ['type:lib', 'type:provider-core', 'type:provider-registry', 'type:dialect', 'type:testing', 'type:simulator'],
+              onlyDependOnLibsWithTags: [
+                'type:lib',
+                'type:provider-core',
+                'type:provider-registry',
+                'type:dialect',
+                'type:testing',
+                'type:simulator',
+              ],
             },
             {
               sourceTag: 'type:app',
-              onlyDependOnLibsWithTags: ['type:lib', 'type:provider-core', 'type:provider-registry', 'type:dialect', 'type:testing', 'type:simulator'],
+              onlyDependOnLibsWithTags: [
+                'type:lib',
+                'type:provider-core',
+                'type:provider-registry',
+                'type:dialect',
+                'type:testing',
+                'type:simulator',
+              ],
             },
           ],
         },
@@ -49,9 +81,7 @@ export default [
   },
   {
     files: ['**/*.mjs', '**/*.js', '**/*.cjs'],
-    languageOptions: {
-      globals: { process: 'readonly', console: 'readonly', require: 'readonly', module: 'writable', __dirname: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', URL: 'readonly' },
-    },
+    languageOptions: { globals: globals.node },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {

@@ -32,6 +32,7 @@ const shared = {
 };
 
 module.exports = {
+  testTimeout: 60000,
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['**/*.spec.ts'] },
     {

@@ -66,7 +66,9 @@ export async function startReferenceProxy({ port, host = '127.0.0.1', upstreamUr
     else headers.authorization = `Bearer ${UPSTREAM_KEYS.openai}`;
     if (request.headers['x-sim']) headers['x-sim'] = request.headers['x-sim'];
     const answer = await upstream.request({ path, method: 'POST', headers, body: raw });
-    reply.code(answer.statusCode).header('content-type', answer.headers['content-type'] ?? 'application/json');
+    reply
+      .code(answer.statusCode)
+      .header('content-type', answer.headers['content-type'] ?? 'application/json');
     if (!stream) {
       const text = await answer.body.text();
       try {
@@ -91,13 +93,23 @@ export async function startReferenceProxy({ port, host = '127.0.0.1', upstreamUr
     }
     const stream = action === 'streamGenerateContent';
     const query = stream ? '?alt=sse' : '';
-    return forward(request, reply, { family: 'native', path: `/v1beta/models/${model}:${action}${query}`, stream });
+    return forward(request, reply, {
+      family: 'native',
+      path: `/v1beta/models/${model}:${action}${query}`,
+      stream,
+    });
   });
 
   app.post('/v1/chat/completions', (request, reply) => {
-    if (request.headers.authorization !== `Bearer ${PROXY_KEY}`) return reply.code(401).send({ error: 'bad key' });
-    if (typeof request.body?.json?.model !== 'string') return reply.code(400).send({ error: 'model is required' });
-    return forward(request, reply, { family: 'openai', path: '/v1/chat/completions', stream: !!request.body.json.stream });
+    if (request.headers.authorization !== `Bearer ${PROXY_KEY}`)
+      return reply.code(401).send({ error: 'bad key' });
+    if (typeof request.body?.json?.model !== 'string')
+      return reply.code(400).send({ error: 'model is required' });
+    return forward(request, reply, {
+      family: 'openai',
+      path: '/v1/chat/completions',
+      stream: !!request.body.json.stream,
+    });
   });
 
   app.get('/__proxy/stats', () => usageTotals);
@@ -113,5 +125,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     upstreamUrl: process.env.UPSTREAM_URL ?? 'http://127.0.0.1:4010',
   });
   console.log(`reference proxy listening on ${app.server.address().port}`);
-  for (const signal of ['SIGTERM', 'SIGINT']) process.once(signal, () => app.close().then(() => process.exit(0)));
+  for (const signal of ['SIGTERM', 'SIGINT'])
+    process.once(signal, () => app.close().then(() => process.exit(0)));
 }

@@ -1,4 +1,3 @@
-/* global WebAssembly */
 // Offline migrations: Prisma's own schema engine, compiled to WebAssembly (@prisma/schema-engine-wasm),
 // driven through @prisma/adapter-pg. `prisma migrate` cannot run here because its CLI downloads a native
 // engine first; the migrations written below are ordinary Prisma migrations, so `prisma migrate deploy`

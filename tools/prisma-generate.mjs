@@ -17,14 +17,18 @@ writeFileSync(
 );
 chmodSync(stub, 0o755);
 
-const result = spawnSync(process.execPath, [join(root, 'node_modules', 'prisma', 'build', 'index.js'), 'generate'], {
-  cwd: root,
-  stdio: 'inherit',
-  env: {
-    ...process.env,
-    PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? stub,
-    PRISMA_HIDE_UPDATE_MESSAGE: '1',
-    CHECKPOINT_DISABLE: '1',
+const result = spawnSync(
+  process.execPath,
+  [join(root, 'node_modules', 'prisma', 'build', 'index.js'), 'generate'],
+  {
+    cwd: root,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? stub,
+      PRISMA_HIDE_UPDATE_MESSAGE: '1',
+      CHECKPOINT_DISABLE: '1',
+    },
   },
-});
+);
 process.exit(result.status ?? 1);

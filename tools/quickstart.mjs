@@ -15,11 +15,15 @@ const { values: options } = parseArgs({
     'skip-install': { type: 'boolean', default: false },
     port: { type: 'string', default: process.env.PORT ?? '8080' },
     'sim-port': { type: 'string', default: '4010' },
-    'database-url': { type: 'string', default: process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gateway' },
+    'database-url': {
+      type: 'string',
+      default: process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gateway',
+    },
   },
 });
 const startedAt = Date.now();
-const step = (message) => console.log(`[quickstart ${((Date.now() - startedAt) / 1000).toFixed(1)}s] ${message}`);
+const step = (message) =>
+  console.log(`[quickstart ${((Date.now() - startedAt) / 1000).toFixed(1)}s] ${message}`);
 const run = (command) => execSync(command, { cwd: root, stdio: 'inherit' });
 
 if (!options['skip-install'] && !existsSync(join(root, 'node_modules', '.package-lock.json'))) {

@@ -14,7 +14,9 @@ function step(name, command, args) {
   const stepStart = Date.now();
   console.log(`\n== ${name}`);
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: process.env });
-  console.log(`== ${name}: ${result.status === 0 ? 'ok' : 'FAILED'} in ${((Date.now() - stepStart) / 1000).toFixed(1)}s`);
+  console.log(
+    `== ${name}: ${result.status === 0 ? 'ok' : 'FAILED'} in ${((Date.now() - stepStart) / 1000).toFixed(1)}s`,
+  );
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 

@@ -28,7 +28,10 @@ export function parseProcessStat(text) {
   if (close < 0) throw new Error('not a /proc/<pid>/stat line');
   const name = text.slice(text.indexOf('(') + 1, close);
   // After ") " comes field 3 (state); utime, stime, cutime, cstime are fields 14-17.
-  const fields = text.slice(close + 2).trim().split(/\s+/);
+  const fields = text
+    .slice(close + 2)
+    .trim()
+    .split(/\s+/);
   const number = (fieldNumber) => Number(fields[fieldNumber - 3]);
   return {
     name,
@@ -100,7 +103,8 @@ export function findProcesses(fragments) {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const commandLine = readOrNull(`/proc/${entry}/cmdline`);
-    if (commandLine && fragments.every((fragment) => commandLine.includes(fragment))) pids.push(Number(entry));
+    if (commandLine && fragments.every((fragment) => commandLine.includes(fragment)))
+      pids.push(Number(entry));
   }
   return pids;
 }

@@ -43,7 +43,9 @@ export function compareToReference(runs, target, reference) {
     byRound.set(run.round, entry);
   }
   const rounds = [];
-  for (const [round, { target: targetRun, reference: referenceRun }] of [...byRound].sort((a, b) => a[0] - b[0])) {
+  for (const [round, { target: targetRun, reference: referenceRun }] of [...byRound].sort(
+    (a, b) => a[0] - b[0],
+  )) {
     if (!targetRun || !referenceRun) continue;
     rounds.push({
       round,

@@ -25,7 +25,8 @@ export const TARGET_DESCRIPTIONS = {
   direct: 'the load generator straight to the simulator',
   proxy: 'bench/reference-proxy.mjs: Fastify + undici Pool, key check, JSON parse, usage extraction',
   gateway: 'the gateway with LOG_LEVEL=info (as in production), Postgres, Redis and the four workers running',
-  'gateway-warn': 'the same gateway build with LOG_LEVEL=warn (no per-request log line), same database and workers',
+  'gateway-warn':
+    'the same gateway build with LOG_LEVEL=warn (no per-request log line), same database and workers',
   peer: '@portkey-ai/gateway 1.15.2 (npm), NODE_ENV=production, OpenAI-style route only',
 };
 
@@ -107,6 +108,31 @@ export function createStack({ root, logDir, log, profileDir = null }) {
     return child;
   }
 
+  /** Ready when `url` answers; fails at once when the process exits first. */
+  function waitUntilReady(child, url, timeoutMs = 60_000) {
+    const ready = waitForHttp(url, timeoutMs);
+    const exited = new Promise((_resolve, reject) => {
+      const fail = () =>
+        reject(new Error(`${child.targetName} exited (code ${child.exitCode}, signal ${child.signalCode})`));
+      if (child.exitCode !== null || child.signalCode !== null) return fail();
+      child.once('exit', fail);
+      const stopWatching = () => child.off('exit', fail);
+      ready.then(stopWatching, stopWatching);
+    });
+    return Promise.race([ready, exited]);
+  }
+
+  /** startApp, or the same with node flags (--cpu-prof is not allowed in NODE_OPTIONS). */
+  function startAppWithFlags(app, env, nodeFlags) {
+    if (nodeFlags.length === 0) return startApp(root, app, env, { quiet: true });
+    const entry = join(root, 'dist', 'apps', app, 'src', 'main.js');
+    return spawn(process.execPath, [...nodeFlags, entry], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+  }
+
   function spawnLogged(name, args, env) {
     const logFile = openSync(join(logDir, `${name}.log`), 'a');
     const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', logFile, logFile] });
@@ -117,11 +143,16 @@ export function createStack({ root, logDir, log, profileDir = null }) {
   async function startSimulator() {
     const port = await freePort();
     const child = remember(
-      startApp(root, 'upstream-sim', { ...process.env, PORT: String(port), HOST: '127.0.0.1' }, { quiet: true }),
+      startApp(
+        root,
+        'upstream-sim',
+        { ...process.env, PORT: String(port), HOST: '127.0.0.1' },
+        { quiet: true },
+      ),
       'simulator',
     );
     const url = `http://127.0.0.1:${port}`;
-    await waitForHttp(`${url}/__sim/stats`, 30_000);
+    await waitUntilReady(child, `${url}/__sim/stats`, 30_000);
     return { url, pid: child.pid };
   }
 
@@ -143,7 +174,7 @@ export function createStack({ root, logDir, log, profileDir = null }) {
       UPSTREAM_URL: simulator.url,
     });
     const baseUrl = `http://127.0.0.1:${port}`;
-    await waitForHttp(`${baseUrl}/__proxy/stats`, 30_000);
+    await waitUntilReady(child, `${baseUrl}/__proxy/stats`, 30_000);
     return {
       name: 'proxy',
       baseUrl,
@@ -155,14 +186,15 @@ export function createStack({ root, logDir, log, profileDir = null }) {
 
   async function startPeer(simulator) {
     const entry = join(root, 'bench', 'node_modules', '@portkey-ai', 'gateway', 'build', 'start-server.js');
-    if (!existsSync(entry)) throw new Error(`peer gateway not installed (${entry}); run npm install in bench/`);
+    if (!existsSync(entry))
+      throw new Error(`peer gateway not installed (${entry}); run npm install in bench/`);
     const port = await freePort();
     const child = spawnLogged('peer', [entry, `--port=${port}`, '--headless'], {
       ...process.env,
       NODE_ENV: 'production',
     });
     const baseUrl = `http://127.0.0.1:${port}`;
-    await waitForHttp(`${baseUrl}/`, 30_000);
+    await waitUntilReady(child, `${baseUrl}/`, 30_000);
     return {
       name: 'peer',
       baseUrl,
@@ -212,11 +244,12 @@ export function createStack({ root, logDir, log, profileDir = null }) {
     for (const name of names) {
       const port = await freePort();
       const env = { ...baseEnv, PORT: String(port), LOG_LEVEL: name === 'gateway' ? 'info' : 'warn' };
-      if (profileDir && name === 'gateway') env.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${profileDir}`;
-      const child = remember(startApp(root, 'gateway', env, { quiet: true }), name);
+      const nodeFlags =
+        profileDir && name === 'gateway' ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+      const child = remember(startAppWithFlags('gateway', env, nodeFlags), name);
       gateways.push({ name, child, baseUrl: `http://127.0.0.1:${port}` });
     }
-    await Promise.all(gateways.map((gateway) => waitForHttp(`${gateway.baseUrl}/readyz`, 60_000)));
+    await Promise.all(gateways.map((gateway) => waitUntilReady(gateway.child, `${gateway.baseUrl}/readyz`)));
     const { key, accountId } = await seedDemo({
       gatewayUrl: gateways[0].baseUrl,
       adminToken: baseEnv.ADMIN_TOKEN,
@@ -249,13 +282,12 @@ export function createStack({ root, logDir, log, profileDir = null }) {
     if (unexpectedExits.length > 0) throw new Error(unexpectedExits.join('; '));
   }
 
-  async function stopEverything() {
+  /** SIGTERM to every child still running, then wait; calling it again waits for the same stop. */
+  let stopped = null;
+  function stopEverything() {
     stopping = true;
-    await stopAll(children.filter((child) => child.exitCode === null && child.signalCode === null));
-  }
-
-  async function dropBenchDatabase() {
-    await dropDatabase(BENCH_DATABASE);
+    stopped ??= stopAll(children.filter((child) => child.exitCode === null && child.signalCode === null));
+    return stopped;
   }
 
   return {
@@ -266,6 +298,5 @@ export function createStack({ root, logDir, log, profileDir = null }) {
     startGateways,
     assertAlive,
     stopEverything,
-    dropBenchDatabase,
   };
 }

@@ -79,7 +79,13 @@ export async function measureTimeToFirstByte({ url, headers, body, count, warmup
   } finally {
     agent.destroy();
   }
-  return { requests: count, failures, firstFailure, ttfbUs: summarize(ttfb), headersUs: summarize(toHeaders) };
+  return {
+    requests: count,
+    failures,
+    firstFailure,
+    ttfbUs: summarize(ttfb),
+    headersUs: summarize(toHeaders),
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -60,7 +60,9 @@ export function parseWrkText(text) {
   const requests = Number(totals[1]);
   const durationUs = parseWrkDuration(totals[2]);
   const latencyUs = {};
-  for (const [, percent, value] of text.matchAll(/^\s+(50|75|90|99)(?:\.0+)?%\s+([\d.]+(?:us|ms|s|m|h))\s*$/gm)) {
+  for (const [, percent, value] of text.matchAll(
+    /^\s+(50|75|90|99)(?:\.0+)?%\s+([\d.]+(?:us|ms|s|m|h))\s*$/gm,
+  )) {
     latencyUs[`p${percent}`] = parseWrkDuration(value);
   }
   const latencyLine = /^\s+Latency\s+([\d.]+(?:us|ms|s|m|h))\s+\S+\s+([\d.]+(?:us|ms|s|m|h))/m.exec(text);
@@ -91,7 +93,15 @@ export function parseWrkText(text) {
  * One bounded wrk run: POST `bodyFile` with `headers` to `url`. Resolves with the parsed figures and
  * the raw report; rejects when wrk fails or prints no report.
  */
-export function runWrk({ url, connections, threads = 1, durationSeconds, timeoutSeconds = 10, bodyFile, headers }) {
+export function runWrk({
+  url,
+  connections,
+  threads = 1,
+  durationSeconds,
+  timeoutSeconds = 10,
+  bodyFile,
+  headers,
+}) {
   const args = [
     `-t${Math.min(threads, connections)}`,
     `-c${connections}`,

@@ -9,7 +9,12 @@ const KAPPA_MODELS = [
 ];
 
 export const DEMO_PRICES = [
-  { model: 'kappa-2.0-flash', inputPerMillion: '100000', outputPerMillion: '400000', defaultMaxOutputTokens: 8192 },
+  {
+    model: 'kappa-2.0-flash',
+    inputPerMillion: '100000',
+    outputPerMillion: '400000',
+    defaultMaxOutputTokens: 8192,
+  },
   { model: 'chat-fast', inputPerMillion: '150000', outputPerMillion: '600000', defaultMaxOutputTokens: 4096 },
   ...KAPPA_MODELS.slice(1).map((model) => ({
     model,
@@ -22,7 +27,10 @@ export const DEMO_PRICES = [
 async function admin(baseUrl, adminToken, method, path, body) {
   const response = await fetch(`${baseUrl}${path}`, {
     method,
-    headers: { authorization: `Bearer ${adminToken}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${adminToken}`,
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
     body: body ? JSON.stringify(body) : undefined,
   });
   const text = await response.text();
@@ -33,7 +41,9 @@ async function admin(baseUrl, adminToken, method, path, body) {
 export async function seedDemo({ gatewayUrl, adminToken, simulatorUrl }) {
   await admin(gatewayUrl, adminToken, 'PUT', '/admin/prices', { prices: DEMO_PRICES });
   const channels = await admin(gatewayUrl, adminToken, 'GET', '/admin/channels');
-  const existing = new Set((Array.isArray(channels) ? channels : channels.data ?? []).map((channel) => channel.name));
+  const existing = new Set(
+    (Array.isArray(channels) ? channels : (channels.data ?? [])).map((channel) => channel.name),
+  );
   const wanted = [
     {
       type: 'kappa',
@@ -62,7 +72,10 @@ export async function seedDemo({ gatewayUrl, adminToken, simulatorUrl }) {
     idempotencyKey: `demo-credit-${account.id}`,
     note: 'demo credit',
   });
-  const key = await admin(gatewayUrl, adminToken, 'POST', '/admin/keys', { accountId: account.id, name: 'demo' });
+  const key = await admin(gatewayUrl, adminToken, 'POST', '/admin/keys', {
+    accountId: account.id,
+    name: 'demo',
+  });
   return { key: key.key, accountId: account.id };
 }
 

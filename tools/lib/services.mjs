@@ -48,6 +48,7 @@ export async function ensureServices({ log = console.log } = {}) {
       ok = await answers(port);
       if (!ok) await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    if (!ok) throw new Error(`${name} is not answering on 127.0.0.1:${port}; start it and try again (see README).`);
+    if (!ok)
+      throw new Error(`${name} is not answering on 127.0.0.1:${port}; start it and try again (see README).`);
   }
 }

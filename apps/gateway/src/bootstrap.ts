@@ -26,7 +26,10 @@ function requestIdOf(request: { headers: Record<string, string | string[] | unde
   return requestIdFrom(Array.isArray(header) ? header[0] : header);
 }
 
-export async function createGatewayApp(config: GatewayConfig, options: InfrastructureOptions = {}): Promise<GatewayApp> {
+export async function createGatewayApp(
+  config: GatewayConfig,
+  options: InfrastructureOptions = {},
+): Promise<GatewayApp> {
   const adapter = new FastifyAdapter({
     bodyLimit: config.jsonBodyLimitBytes,
     genReqId: requestIdOf,
@@ -34,18 +37,24 @@ export async function createGatewayApp(config: GatewayConfig, options: Infrastru
     return503OnClosing: true,
     keepAliveTimeout: 65_000,
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forConfig(config, options), adapter, {
-    logger: ['error', 'warn'],
-    bodyParser: false,
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forConfig(config, options),
+    adapter,
+    {
+      logger: ['error', 'warn'],
+      bodyParser: false,
+    },
+  );
   const fastify = app.getHttpAdapter().getInstance();
   const logger = app.get<Logger>(LOGGER);
   const responseMetrics = app.get(ResponseMetrics);
 
   registerJsonBodyParser(fastify, config.jsonBodyLimitBytes);
+  let draining = false;
   fastify.addHook('onRequest', (request, reply, done) => {
     (request as GatewayRequest).gateway = { startedAt: Date.now() };
     reply.header('x-request-id', request.id);
+    if (draining) reply.header('connection', 'close');
     done();
   });
   fastify.addHook('onResponse', (request, reply, done) => {
@@ -61,8 +70,13 @@ export async function createGatewayApp(config: GatewayConfig, options: Infrastru
   let closing: Promise<void> | undefined;
   const shutdown = () =>
     (closing ??= (async () => {
+      draining = true;
+      // Node closes idle keep-alive connections only once, when closing starts; a connection whose
+      // request finishes later would hold the server open until its keep-alive timeout.
+      const sweep = setInterval(() => fastify.server.closeIdleConnections(), 100).unref();
       const grace = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceMs).unref());
       await Promise.race([fastify.close(), grace]);
+      clearInterval(sweep);
       await app.close();
     })());
   return { app, fastify, logger, shutdown };

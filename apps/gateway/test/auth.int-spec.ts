@@ -85,7 +85,9 @@ describe('API keys on every route family', () => {
   });
 
   it('refuses an expired key with 401 in each dialect', async () => {
-    const { key } = await harness.createKey(demo.accountId, { expiresAt: new Date(Date.now() + 1500).toISOString() });
+    const { key } = await harness.createKey(demo.accountId, {
+      expiresAt: new Date(Date.now() + 1500).toISOString(),
+    });
     expect((await chat(key)).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1600));
     const nativeAnswer = await native({ 'x-vendor-api-key': key });
@@ -127,7 +129,9 @@ describe('API keys on every route family', () => {
       headers: { authorization: `Bearer ${key}` },
     });
     expect(listed.body.data.map((model) => model.id)).toEqual(['chat-fast']);
-    const one = await harness.request('GET', '/v1beta/models/kappa-2.0-flash', { headers: { 'x-vendor-api-key': key } });
+    const one = await harness.request('GET', '/v1beta/models/kappa-2.0-flash', {
+      headers: { 'x-vendor-api-key': key },
+    });
     expect(one.status).toBe(404);
   });
 });

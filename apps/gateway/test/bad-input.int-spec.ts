@@ -60,19 +60,26 @@ describe('bad input gets a 4xx in the route dialect, no charge, nothing logged a
     ['a body that is an array', '[1,2]', /JSON object/],
   ];
 
-  it.each(nativeCases)('native: %s → 400 INVALID_ARGUMENT naming the problem', async (_name, body, message) => {
-    const answer = await native(body);
-    expect(answer.status).toBe(400);
-    expect(answer.body.error.status).toBe('INVALID_ARGUMENT');
-    expect(answer.body.error.code).toBe(400);
-    expect(answer.body.error.message).toMatch(message);
-  });
+  it.each(nativeCases)(
+    'native: %s → 400 INVALID_ARGUMENT naming the problem',
+    async (_name, body, message) => {
+      const answer = await native(body);
+      expect(answer.status).toBe(400);
+      expect(answer.body.error.status).toBe('INVALID_ARGUMENT');
+      expect(answer.body.error.code).toBe(400);
+      expect(answer.body.error.message).toMatch(message);
+    },
+  );
 
   it('native: an unknown model → 404 NOT_FOUND', async () => {
-    const answer = await harness.request<NativeError>('POST', '/v1beta/models/no-such-model:generateContent', {
-      body: { contents: [{ parts: [{ text: 'x' }] }] },
-      headers: { 'x-vendor-api-key': demo.key },
-    });
+    const answer = await harness.request<NativeError>(
+      'POST',
+      '/v1beta/models/no-such-model:generateContent',
+      {
+        body: { contents: [{ parts: [{ text: 'x' }] }] },
+        headers: { 'x-vendor-api-key': demo.key },
+      },
+    );
     expect(answer.status).toBe(404);
     expect(answer.body.error.status).toBe('NOT_FOUND');
     expect(answer.body.error.message).toMatch(/no-such-model/);
@@ -99,7 +106,9 @@ describe('bad input gets a 4xx in the route dialect, no charge, nothing logged a
     const malformed = await chat('{"model":');
     expect(malformed.status).toBe(400);
     expect(malformed.body.error.type).toBe('invalid_request_error');
-    const wrongType = await chat('{"model":"chat-fast","messages":[{"role":"user","content":"x"}],"temperature":"hot"}');
+    const wrongType = await chat(
+      '{"model":"chat-fast","messages":[{"role":"user","content":"x"}],"temperature":"hot"}',
+    );
     expect(wrongType.status).toBe(400);
     expect(wrongType.body.error.param).toBe('temperature');
     const missing = await chat('{"model":"chat-fast"}');
@@ -116,9 +125,13 @@ describe('bad input gets a 4xx in the route dialect, no charge, nothing logged a
     );
     expect(account.balanceMicros).toBe('1000000000');
     expect(account.heldMicros).toBe('0');
-    const ledger = await database.query("select count(*)::int as n from ledger_entries where kind <> 'credit'");
+    const ledger = await database.query(
+      "select count(*)::int as n from ledger_entries where kind <> 'credit'",
+    );
     expect(ledger.rows[0].n).toBe(0);
-    const successes = await database.query("select count(*)::int as n from request_logs where end_reason = 'completed'");
+    const successes = await database.query(
+      "select count(*)::int as n from request_logs where end_reason = 'completed'",
+    );
     expect(successes.rows[0].n).toBe(0);
   });
 });

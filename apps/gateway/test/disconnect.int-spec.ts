@@ -29,44 +29,52 @@ describe('clients that abort mid-stream', () => {
   it.each([
     ['kappa', 'kappa-2.0-flash'],
     ['compat', 'chat-fast'],
-  ])('100 aborting clients on a %s channel: 100 logs, upstream calls aborted, holds settled, ledger balanced', async (_type, model) => {
-    await fetch(`${harness.simulatorUrl}/__sim/reset`, { method: 'POST' });
-    const body = { contents: [{ parts: [{ text: 'long answer [[sim chunks=40;interval=50]]' }] }] };
-    const streams = await Promise.all(
-      Array.from({ length: 100 }, () => streamGenerate(harness.url, demo.key, model, body, true, { abortAfterChunks: 2 })),
-    );
-    expect(streams.every((stream) => stream.status === 200 && stream.chunks.length === 2)).toBe(true);
-
-    const stats = async () =>
-      (await (await fetch(`${harness.simulatorUrl}/__sim/stats`)).json()) as { aborted: number; completed: number };
-    await waitFor(async () => (await stats()).aborted === 100, 5000);
-    expect((await stats()).completed).toBe(0);
-
-    await waitFor(async () => {
-      await harness.settled();
-      const { rows } = await database.query(
-        "select count(*)::int as n from request_logs where model = $1 and end_reason = 'client_disconnect'",
-        [model],
+  ])(
+    '100 aborting clients on a %s channel: 100 logs, upstream calls aborted, holds settled, ledger balanced',
+    async (_type, model) => {
+      await fetch(`${harness.simulatorUrl}/__sim/reset`, { method: 'POST' });
+      const body = { contents: [{ parts: [{ text: 'long answer [[sim chunks=40;interval=50]]' }] }] };
+      const streams = await Promise.all(
+        Array.from({ length: 100 }, () =>
+          streamGenerate(harness.url, demo.key, model, body, true, { abortAfterChunks: 2 }),
+        ),
       );
-      return rows[0].n === 100;
-    }, 5000);
+      expect(streams.every((stream) => stream.status === 200 && stream.chunks.length === 2)).toBe(true);
 
-    const open = await database.query("select count(*)::int as n from holds where status = 'open'");
-    expect(open.rows[0].n).toBe(0);
-    const sums = await database.query<{ kind: string; total: string }>(
-      'select kind, sum(amount)::text as total from ledger_entries where account_id = $1 group by kind',
-      [demo.accountId],
-    );
-    const total = (kind: string) => BigInt(sums.rows.find((row) => row.kind === kind)?.total ?? '0');
-    const account = await harness.adminOk<{ balanceMicros: string; heldMicros: string }>(
-      'GET',
-      `/admin/accounts/${demo.accountId}`,
-    );
-    expect(account.heldMicros).toBe('0');
-    expect(BigInt(account.balanceMicros)).toBe(total('credit') - total('capture'));
-    expect(total('hold')).toBe(total('capture') + total('release'));
-    // Billed, but only for what was reported or delivered: far less than the holds.
-    expect(total('capture')).toBeGreaterThan(0n);
-    expect(total('capture')).toBeLessThan(total('hold'));
-  });
+      const stats = async () =>
+        (await (await fetch(`${harness.simulatorUrl}/__sim/stats`)).json()) as {
+          aborted: number;
+          completed: number;
+        };
+      await waitFor(async () => (await stats()).aborted === 100, 5000);
+      expect((await stats()).completed).toBe(0);
+
+      await waitFor(async () => {
+        await harness.settled();
+        const { rows } = await database.query(
+          "select count(*)::int as n from request_logs where model = $1 and end_reason = 'client_disconnect'",
+          [model],
+        );
+        return rows[0].n === 100;
+      }, 5000);
+
+      const open = await database.query("select count(*)::int as n from holds where status = 'open'");
+      expect(open.rows[0].n).toBe(0);
+      const sums = await database.query<{ kind: string; total: string }>(
+        'select kind, sum(amount)::text as total from ledger_entries where account_id = $1 group by kind',
+        [demo.accountId],
+      );
+      const total = (kind: string) => BigInt(sums.rows.find((row) => row.kind === kind)?.total ?? '0');
+      const account = await harness.adminOk<{ balanceMicros: string; heldMicros: string }>(
+        'GET',
+        `/admin/accounts/${demo.accountId}`,
+      );
+      expect(account.heldMicros).toBe('0');
+      expect(BigInt(account.balanceMicros)).toBe(total('credit') - total('capture'));
+      expect(total('hold')).toBe(total('capture') + total('release'));
+      // Billed, but only for what was reported or delivered: far less than the holds.
+      expect(total('capture')).toBeGreaterThan(0n);
+      expect(total('capture')).toBeLessThan(total('hold'));
+    },
+  );
 });

@@ -63,8 +63,10 @@ describe('failover and the circuit breaker', () => {
   }
 
   const resetJournal = () => fetch(`${harness.simulatorUrl}/__sim/reset`, { method: 'POST' });
-  const kappaCalls = (entries: JournalEntry[]) => entries.filter((entry) => entry.path.startsWith('/v1beta/'));
-  const compatCalls = (entries: JournalEntry[]) => entries.filter((entry) => entry.path === '/v1/chat/completions');
+  const kappaCalls = (entries: JournalEntry[]) =>
+    entries.filter((entry) => entry.path.startsWith('/v1beta/'));
+  const compatCalls = (entries: JournalEntry[]) =>
+    entries.filter((entry) => entry.path === '/v1/chat/completions');
 
   it.each([
     ['fo-503', 'error=overload;status=503'],
@@ -133,6 +135,8 @@ describe('failover and the circuit breaker', () => {
     const metrics = await (await fetch(`${harness.url}/metrics`)).text();
     expect(metrics).toMatch(/gateway_upstream_errors_total\{channel="fo-503-first",kind="overload"\} 1/);
     expect(metrics).toMatch(/gateway_upstream_errors_total\{channel="fo-429-first",kind="rate_limit"\} 1/);
-    expect(metrics).toMatch(/gateway_http_requests_total\{route="\/v1beta\/models\/:modelAction",method="POST",status="200"\}/);
+    expect(metrics).toMatch(
+      /gateway_http_requests_total\{route="\/v1beta\/models\/:modelAction",method="POST",status="200"\}/,
+    );
   });
 });

@@ -30,8 +30,18 @@ export interface TextDemo {
 
 /** Prices of the test models, in micros per million tokens. */
 export const TEST_PRICES = [
-  { model: 'kappa-2.0-flash', inputPerMillion: '1000000', outputPerMillion: '2000000', defaultMaxOutputTokens: 1000 },
-  { model: 'chat-fast', inputPerMillion: '1000000', outputPerMillion: '2000000', defaultMaxOutputTokens: 1000 },
+  {
+    model: 'kappa-2.0-flash',
+    inputPerMillion: '1000000',
+    outputPerMillion: '2000000',
+    defaultMaxOutputTokens: 1000,
+  },
+  {
+    model: 'chat-fast',
+    inputPerMillion: '1000000',
+    outputPerMillion: '2000000',
+    defaultMaxOutputTokens: 1000,
+  },
   { model: 'kappa-3-pro-image-preview', inputPerMillion: '1000000', outputPerMillion: '2000000' },
   { model: 'kappa-2.5-flash-image-preview', inputPerMillion: '1000000', outputPerMillion: '2000000' },
 ];
@@ -64,7 +74,12 @@ export class GatewayHarness {
       HOST: '127.0.0.1',
       ...env,
     });
-    const harness = new GatewayHarness(config, simulator.url, () => simulator.close(), () => database.drop());
+    const harness = new GatewayHarness(
+      config,
+      simulator.url,
+      () => simulator.close(),
+      () => database.drop(),
+    );
     await harness.startInstance();
     return harness;
   }
@@ -98,7 +113,12 @@ export class GatewayHarness {
   async request<T = unknown>(
     method: string,
     path: string,
-    options: { body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string>; baseUrl?: string } = {},
+    options: {
+      body?: unknown;
+      rawBody?: string | Buffer;
+      headers?: Record<string, string>;
+      baseUrl?: string;
+    } = {},
   ): Promise<HttpAnswer<T>> {
     const headers: Record<string, string> = { ...options.headers };
     let body: string | Buffer | undefined = options.rawBody;
@@ -141,7 +161,10 @@ export class GatewayHarness {
     return account.id;
   }
 
-  async createKey(accountId: string, extra: Record<string, unknown> = {}): Promise<{ key: string; id: string }> {
+  async createKey(
+    accountId: string,
+    extra: Record<string, unknown> = {},
+  ): Promise<{ key: string; id: string }> {
     const created = await this.adminOk<{ key: string; id: string }>('POST', '/admin/keys', {
       accountId,
       name: 'test key',
@@ -180,7 +203,11 @@ export class GatewayHarness {
       type: 'kappa',
       name: `kappa-${randomBytes(3).toString('hex')}`,
       secret: 'sim-kappa-key',
-      models: [{ model: 'kappa-2.0-flash' }, { model: 'kappa-3-pro-image-preview' }, { model: 'kappa-2.5-flash-image-preview' }],
+      models: [
+        { model: 'kappa-2.0-flash' },
+        { model: 'kappa-3-pro-image-preview' },
+        { model: 'kappa-2.5-flash-image-preview' },
+      ],
       priority: 10,
     });
     const compatChannelId = await this.createChannel({

@@ -58,7 +58,10 @@ describe('money under concurrency', () => {
     }
 
     await harness.settled();
-    const account = await harness.adminOk<{ balanceMicros: string; heldMicros: string }>('GET', `/admin/accounts/${accountId}`);
+    const account = await harness.adminOk<{ balanceMicros: string; heldMicros: string }>(
+      'GET',
+      `/admin/accounts/${accountId}`,
+    );
     expect(account.heldMicros).toBe('0');
     const credits = await sum(accountId, 'credit');
     const captures = await sum(accountId, 'capture');

@@ -54,7 +54,12 @@ export function streamGenerate(
       let pending = '';
       const parser = sse ? new SseFramer() : new JsonArrayFramer();
       const finish = () =>
-        resolve({ status: response.statusCode ?? 0, contentType: String(response.headers['content-type']), chunks, raw });
+        resolve({
+          status: response.statusCode ?? 0,
+          contentType: String(response.headers['content-type']),
+          chunks,
+          raw,
+        });
       response.setEncoding('utf8');
       response.on('data', (text: string) => {
         raw += text;
@@ -162,7 +167,8 @@ export async function generate(baseUrl: string, key: string, model: string, body
 export function textOf(chunks: { json: Record<string, unknown> }[]): string {
   return chunks
     .map((chunk) => {
-      const candidates = chunk.json['candidates'] as { content?: { parts?: { text?: string }[] } }[] | undefined;
+      const candidates = chunk.json['candidates'] as
+        { content?: { parts?: { text?: string }[] } }[] | undefined;
       return (candidates?.[0]?.content?.parts ?? []).map((part) => part.text ?? '').join('');
     })
     .join('');

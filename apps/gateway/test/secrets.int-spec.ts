@@ -47,7 +47,10 @@ describe('secrets never leave the gateway', () => {
     for (const path of ['/admin/channels', `/admin/channels/${created.body.id}`, '/admin/keys']) {
       adminAnswers.push((await harness.admin('GET', path)).text);
     }
-    adminAnswers.push((await harness.admin('PATCH', `/admin/channels/${created.body.id}`, { secret: `${CHANNEL_SECRET}-2` })).text);
+    adminAnswers.push(
+      (await harness.admin('PATCH', `/admin/channels/${created.body.id}`, { secret: `${CHANNEL_SECRET}-2` }))
+        .text,
+    );
     harness.rememberSecret(`${CHANNEL_SECRET}-2`);
     await harness.settled();
   });

@@ -29,7 +29,9 @@ describe('text generation end to end', () => {
   afterAll(() => harness.close());
 
   const lastJournal = async (): Promise<JournalEntry> => {
-    const entries = (await (await fetch(`${harness.simulatorUrl}/__sim/requests?limit=1`)).json()) as JournalEntry[];
+    const entries = (await (
+      await fetch(`${harness.simulatorUrl}/__sim/requests?limit=1`)
+    ).json()) as JournalEntry[];
     return entries[entries.length - 1];
   };
 
@@ -37,12 +39,17 @@ describe('text generation end to end', () => {
     ['kappa', 'kappa-2.0-flash'],
     ['compat', 'chat-fast'],
   ])('the native routes against a %s channel', (_type, model) => {
-    const body = { contents: [{ role: 'user', parts: [{ text: 'Say hello [[sim text=Hello%20there%20friend]]' }] }] };
+    const body = {
+      contents: [{ role: 'user', parts: [{ text: 'Say hello [[sim text=Hello%20there%20friend]]' }] }],
+    };
 
     it('generateContent answers in the native shape with usage', async () => {
       const answer = await generate(harness.url, demo.key, model, body);
       expect(answer.status).toBe(200);
-      const candidates = answer.json['candidates'] as { content: { role: string; parts: { text: string }[] }; finishReason: string }[];
+      const candidates = answer.json['candidates'] as {
+        content: { role: string; parts: { text: string }[] };
+        finishReason: string;
+      }[];
       expect(candidates[0].content.role).toBe('model');
       expect(candidates[0].content.parts.map((part) => part.text).join('')).toBe('Hello there friend');
       expect(candidates[0].finishReason).toBe('STOP');
@@ -54,17 +61,20 @@ describe('text generation end to end', () => {
     it.each([
       ['SSE', true],
       ['the JSON array', false],
-    ])('streamGenerateContent as %s delivers the text in several chunks with cumulative usage', async (_name, sse) => {
-      const stream = await streamGenerate(harness.url, demo.key, model, body, sse);
-      expect(stream.status).toBe(200);
-      expect(stream.contentType).toMatch(sse ? /text\/event-stream/ : /application\/json/);
-      if (sse) expect(stream.raw).toMatch(/^data: \{.*\}\r\n\r\n/);
-      else expect(() => JSON.parse(stream.raw)).not.toThrow();
-      expect(stream.chunks.length).toBeGreaterThanOrEqual(2);
-      expect(textOf(stream.chunks)).toBe('Hello there friend');
-      const last = stream.chunks[stream.chunks.length - 1].json;
-      expect((last['usageMetadata'] as Record<string, number>)['candidatesTokenCount']).toBeGreaterThan(0);
-    });
+    ])(
+      'streamGenerateContent as %s delivers the text in several chunks with cumulative usage',
+      async (_name, sse) => {
+        const stream = await streamGenerate(harness.url, demo.key, model, body, sse);
+        expect(stream.status).toBe(200);
+        expect(stream.contentType).toMatch(sse ? /text\/event-stream/ : /application\/json/);
+        if (sse) expect(stream.raw).toMatch(/^data: \{.*\}\r\n\r\n/);
+        else expect(() => JSON.parse(stream.raw)).not.toThrow();
+        expect(stream.chunks.length).toBeGreaterThanOrEqual(2);
+        expect(textOf(stream.chunks)).toBe('Hello there friend');
+        const last = stream.chunks[stream.chunks.length - 1].json;
+        expect((last['usageMetadata'] as Record<string, number>)['candidatesTokenCount']).toBeGreaterThan(0);
+      },
+    );
   });
 
   it('forwards the client bytes untouched to a kappa channel, unknown fields included', async () => {
@@ -191,14 +201,20 @@ describe('text generation end to end', () => {
       const call = completion.choices[0].message.tool_calls?.[0];
       expect(call?.type).toBe('function');
       expect(call && 'function' in call ? call.function.name : undefined).toBe('get_weather');
-      expect(JSON.parse(call && 'function' in call ? call.function.arguments : '{}')).toEqual({ city: 'sample' });
+      expect(JSON.parse(call && 'function' in call ? call.function.arguments : '{}')).toEqual({
+        city: 'sample',
+      });
       expect(completion.choices[0].finish_reason).toBe('tool_calls');
 
       const stream = client.chat.completions.stream({ ...request, stream: true });
       const final = await stream.finalChatCompletion();
       const streamedCall = final.choices[0].message.tool_calls?.[0];
-      expect(streamedCall && 'function' in streamedCall ? streamedCall.function.name : undefined).toBe('get_weather');
-      expect(JSON.parse(streamedCall && 'function' in streamedCall ? streamedCall.function.arguments : '{}')).toEqual({
+      expect(streamedCall && 'function' in streamedCall ? streamedCall.function.name : undefined).toBe(
+        'get_weather',
+      );
+      expect(
+        JSON.parse(streamedCall && 'function' in streamedCall ? streamedCall.function.arguments : '{}'),
+      ).toEqual({
         city: 'sample',
       });
     });
@@ -211,7 +227,13 @@ describe('text generation end to end', () => {
           {
             role: 'assistant',
             content: null,
-            tool_calls: [{ id: 'call_0', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+            tool_calls: [
+              {
+                id: 'call_0',
+                type: 'function',
+                function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+              },
+            ],
           },
           { role: 'tool', tool_call_id: 'call_0', content: '{"temperature":21}' },
         ],

@@ -1,3 +1,12 @@
 export * from './database.factory';
 export { PrismaClient, Prisma } from './generated/client';
-export type { Account, ApiKey, Channel, Price, LedgerEntry, Hold, RequestLog, Task } from './generated/client';
+export type {
+  Account,
+  ApiKey,
+  Channel,
+  Price,
+  LedgerEntry,
+  Hold,
+  RequestLog,
+  Task,
+} from './generated/client';

@@ -21,6 +21,8 @@ module.exports = async function scanLogsForSecrets() {
     throw new Error(`${leaked.length} secret(s) or key(s) appear in the gateway logs of this test run`);
   }
   if (secrets.size > 0) {
-    process.stdout.write(`\nlog scan: ${secrets.size} secrets and keys, none in ${logs.length} bytes of gateway logs\n`);
+    process.stdout.write(
+      `\nlog scan: ${secrets.size} secrets and keys, none in ${logs.length} bytes of gateway logs\n`,
+    );
   }
 };

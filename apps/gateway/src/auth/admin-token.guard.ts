@@ -13,7 +13,11 @@ export class AdminTokenGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const token = extractCredential(request.headers, {}, 'admin');
-    if (!token) throw new GatewayError('unauthenticated', 'The admin API requires Authorization: Bearer <ADMIN_TOKEN>.');
+    if (!token)
+      throw new GatewayError(
+        'unauthenticated',
+        'The admin API requires Authorization: Bearer <ADMIN_TOKEN>.',
+      );
     if (isValidAdminToken(token, this.config.adminToken)) return true;
     if (looksLikeApiKey(token)) {
       throw new GatewayError('permission_denied', 'Inference keys cannot use the admin API.');

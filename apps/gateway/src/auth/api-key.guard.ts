@@ -26,7 +26,8 @@ export class ApiKeyGuard implements CanActivate {
       throw new GatewayError('unauthenticated', REJECTION_MESSAGES.missing.replace('.', `${hint}.`));
     }
     const resolution = await this.keys.resolve(credential);
-    if ('reason' in resolution) throw new GatewayError('unauthenticated', REJECTION_MESSAGES[resolution.reason]);
+    if ('reason' in resolution)
+      throw new GatewayError('unauthenticated', REJECTION_MESSAGES[resolution.reason]);
     gatewayState(request).apiKey = resolution;
     return true;
   }

@@ -9,10 +9,11 @@ export function setupApiDocs(app: NestFastifyApplication): void {
       .setTitle('Generation gateway')
       .setDescription(
         'One base URL, one key and one billing system in front of many generation upstreams. ' +
-          'The native routes (/v1beta) follow the native wire and are described in docs/api.md.',
+          'Native-format routes under /v1beta, OpenAI-style routes under /v1, the operator API under /admin.',
       )
       .setVersion('0.1.0')
       .addBearerAuth()
+      .addApiKey({ type: 'apiKey', in: 'header', name: 'x-vendor-api-key' }, 'vendor-key')
       .build(),
   );
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json' });

@@ -52,7 +52,9 @@ const OPENAI_CODE_BY_CODE: Partial<Record<GatewayErrorCode, string>> = {
 };
 
 export function nativeErrorBody(error: GatewayError): Record<string, unknown> {
-  return { error: { code: error.httpStatus, message: error.message, status: NATIVE_STATUS_BY_CODE[error.code] } };
+  return {
+    error: { code: error.httpStatus, message: error.message, status: NATIVE_STATUS_BY_CODE[error.code] },
+  };
 }
 
 export function openAiErrorBody(error: GatewayError): Record<string, unknown> {

@@ -8,7 +8,10 @@ interface FastifyLikeError {
 }
 
 function payloadTooLarge(bodyLimitBytes: number): GatewayError {
-  return new GatewayError('payload_too_large', `Request body is larger than the limit of ${bodyLimitBytes} bytes.`);
+  return new GatewayError(
+    'payload_too_large',
+    `Request body is larger than the limit of ${bodyLimitBytes} bytes.`,
+  );
 }
 
 /** Framework errors (Fastify body parsing, Nest routing) mapped onto the gateway's own error. */

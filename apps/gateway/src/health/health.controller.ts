@@ -12,7 +12,9 @@ const READINESS_TIMEOUT_MS = 2000;
 function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
   return Promise.race([
     promise,
-    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`${what} did not answer in time`)), READINESS_TIMEOUT_MS).unref()),
+    new Promise<T>((_, reject) =>
+      setTimeout(() => reject(new Error(`${what} did not answer in time`)), READINESS_TIMEOUT_MS).unref(),
+    ),
   ]);
 }
 
@@ -39,9 +41,13 @@ export class HealthController {
       withTimeout(this.pool.query('select 1'), 'postgres'),
       withTimeout(this.redis.ping(), 'redis'),
     ]);
-    const [postgres, redis] = checks.map((check) => (check.status === 'fulfilled' ? 'ok' : String(check.reason)));
+    const [postgres, redis] = checks.map((check) =>
+      check.status === 'fulfilled' ? 'ok' : String(check.reason),
+    );
     const ready = postgres === 'ok' && redis === 'ok';
-    reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks: { postgres, redis } });
+    reply
+      .code(ready ? 200 : 503)
+      .send({ status: ready ? 'ready' : 'not_ready', checks: { postgres, redis } });
   }
 
   @Get('metrics')

@@ -27,7 +27,8 @@ export class QueueDepthSampler implements OnModuleDestroy {
     await Promise.all(
       this.queues.map(async (queue) => {
         const counts = await queue.getJobCounts(...STATES);
-        for (const state of STATES) this.metrics.queueDepth.set({ queue: queue.name, state }, counts[state] ?? 0);
+        for (const state of STATES)
+          this.metrics.queueDepth.set({ queue: queue.name, state }, counts[state] ?? 0);
       }),
     );
   }

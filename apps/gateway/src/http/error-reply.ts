@@ -9,5 +9,8 @@ export function sendGatewayError(request: FastifyRequest, reply: FastifyReply, e
   if (error.options.retryAfterMs !== undefined) {
     reply.header('retry-after', String(Math.max(1, Math.ceil(error.options.retryAfterMs / 1000))));
   }
-  reply.code(error.httpStatus).header('content-type', 'application/json; charset=utf-8').send(errorBodyFor(family, error));
+  reply
+    .code(error.httpStatus)
+    .header('content-type', 'application/json; charset=utf-8')
+    .send(errorBodyFor(family, error));
 }

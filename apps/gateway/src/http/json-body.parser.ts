@@ -15,23 +15,33 @@ export function registerJsonBodyParser(fastify: FastifyInstance, bodyLimitBytes:
     (request, body: Buffer, done) => {
       (request as GatewayRequest).gateway.rawBody = body;
       if (body.length === 0) {
-        done(GatewayError.invalidRequest('Request body is empty; a JSON object is required.', '(body)'), undefined);
+        done(
+          GatewayError.invalidRequest('Request body is empty; a JSON object is required.', '(body)'),
+          undefined,
+        );
         return;
       }
       try {
         done(null, JSON.parse(body.toString('utf8')));
       } catch (error) {
         const reason = error instanceof Error ? error.message : 'unparseable';
-        done(new GatewayError('invalid_json', `Request body is not valid JSON: ${reason}.`, { param: '(body)' }), undefined);
+        done(
+          new GatewayError('invalid_json', `Request body is not valid JSON: ${reason}.`, { param: '(body)' }),
+          undefined,
+        );
       }
     },
   );
   fastify.addContentTypeParser('*', (request, _payload, done) => {
     const contentType = request.headers['content-type'] ?? '(none)';
     done(
-      new GatewayError('unsupported_media_type', `Content-Type must be application/json (got ${contentType}).`, {
-        param: 'Content-Type',
-      }),
+      new GatewayError(
+        'unsupported_media_type',
+        `Content-Type must be application/json (got ${contentType}).`,
+        {
+          param: 'Content-Type',
+        },
+      ),
       undefined,
     );
   });

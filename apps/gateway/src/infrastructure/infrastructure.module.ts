@@ -43,14 +43,19 @@ export class InfrastructureModule implements OnApplicationShutdown {
       module: InfrastructureModule,
       providers: [
         { provide: CONFIG, useValue: config },
-        { provide: LOGGER, useFactory: () =>
+        {
+          provide: LOGGER,
+          useFactory: () =>
             createLogger({ level: config.logLevel, name: 'gateway', destination: options.logDestination }),
         },
         { provide: METRICS, useFactory: () => createMetrics() },
         { provide: PG_POOL, useFactory: () => createPgPool(config.databaseUrl, config.databasePoolSize) },
         { provide: PRISMA, inject: [PG_POOL], useFactory: (pool: Pool) => createPrismaClient(pool) },
         { provide: REDIS, useFactory: () => new Redis(config.redisUrl, { maxRetriesPerRequest: null }) },
-        { provide: REDIS_SUBSCRIBER, useFactory: () => new Redis(config.redisUrl, { maxRetriesPerRequest: null }) },
+        {
+          provide: REDIS_SUBSCRIBER,
+          useFactory: () => new Redis(config.redisUrl, { maxRetriesPerRequest: null }),
+        },
         {
           provide: UPSTREAM_HTTP,
           useFactory: () => createUndiciHttpClient({ headersTimeoutMs: config.upstreamHeadersTimeoutMs }),

@@ -26,7 +26,9 @@ export class RuntimeStateService implements OnApplicationBootstrap, OnModuleDest
   async onApplicationBootstrap(): Promise<void> {
     await Promise.all([this.catalog.start(), this.breaker.start(), this.prices.refresh(), this.keys.start()]);
     this.priceTimer = setInterval(() => {
-      this.prices.refresh().catch((error: unknown) => this.logger.warn({ err: error }, 'price refresh failed'));
+      this.prices
+        .refresh()
+        .catch((error: unknown) => this.logger.warn({ err: error }, 'price refresh failed'));
     }, PRICE_REFRESH_MS).unref();
   }
 

@@ -14,7 +14,11 @@ export interface FailoverResult<T> {
 }
 
 /** Told about every attempt, for metrics. */
-export type AttemptObserver = (candidate: ChannelCandidate, durationMs: number, failure?: UpstreamFailure) => void;
+export type AttemptObserver = (
+  candidate: ChannelCandidate,
+  durationMs: number,
+  failure?: UpstreamFailure,
+) => void;
 
 export class FailoverExhaustedError extends GatewayError {
   constructor(
@@ -66,7 +70,10 @@ export async function withChannelFailover<T>(
   const last = attempts.at(-1)?.failure;
   if (!last) {
     throw new FailoverExhaustedError(
-      new GatewayError('service_unavailable', 'Every channel serving this model is temporarily unavailable; retry later.'),
+      new GatewayError(
+        'service_unavailable',
+        'Every channel serving this model is temporarily unavailable; retry later.',
+      ),
       attempts,
     );
   }
@@ -79,7 +86,10 @@ export function toClientError(failure: UpstreamFailure): GatewayError {
     case 'bad_request':
       return new GatewayError('upstream_bad_request', `The upstream refused the request: ${failure.message}`);
     case 'content_policy':
-      return new GatewayError('content_policy', `The request was blocked by the content policy: ${failure.message}`);
+      return new GatewayError(
+        'content_policy',
+        `The request was blocked by the content policy: ${failure.message}`,
+      );
     case 'rate_limit':
       return new GatewayError('rate_limited', 'The upstream is rate limiting this model; retry later.', {
         retryAfterMs: failure.retryAfterMs,
@@ -89,6 +99,9 @@ export function toClientError(failure: UpstreamFailure): GatewayError {
     case 'overload':
     case 'auth':
     case 'insufficient_balance':
-      return new GatewayError('upstream_unavailable', 'No channel could serve the request right now; retry later.');
+      return new GatewayError(
+        'upstream_unavailable',
+        'No channel could serve the request right now; retry later.',
+      );
   }
 }

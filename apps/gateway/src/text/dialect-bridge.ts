@@ -41,7 +41,11 @@ export interface BridgeIdentity {
 }
 
 /** Builds the bridge for a channel dialect, or throws a 400 naming the field the channel cannot take. */
-export function createDialectBridge(ingress: TextIngress, channelDialect: TextDialect, identity: BridgeIdentity): DialectBridge {
+export function createDialectBridge(
+  ingress: TextIngress,
+  channelDialect: TextDialect,
+  identity: BridgeIdentity,
+): DialectBridge {
   if (ingress.dialect === channelDialect) {
     return channelDialect === 'native' ? new NativePassThrough(ingress) : new OpenAiPassThrough(ingress);
   }
@@ -121,10 +125,17 @@ class NativeClientOnOpenAiChannel implements DialectBridge {
   }
 
   toCall(upstreamModel: string): TextCall {
-    return { upstreamModel, request: { ...this.translated, model: upstreamModel } as Record<string, unknown> };
+    return {
+      upstreamModel,
+      request: { ...this.translated, model: upstreamModel } as Record<string, unknown>,
+    };
   }
   toClientBody(response: TextResponse): Buffer {
-    return jsonBuffer(toNativeResponse(response.payload as unknown as OpenAiChatResponse, { modelVersion: this.ingress.model }));
+    return jsonBuffer(
+      toNativeResponse(response.payload as unknown as OpenAiChatResponse, {
+        modelVersion: this.ingress.model,
+      }),
+    );
   }
   createStreamConverter(): StreamChunkConverter {
     const translator = createOpenAiChatToNativeStreamTranslator({ modelVersion: this.ingress.model });

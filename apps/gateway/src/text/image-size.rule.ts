@@ -19,7 +19,13 @@ export function applyImageSizeRule(
   const generationConfig = request['generationConfig'] as Record<string, unknown> | undefined;
   const imageConfig = generationConfig?.['imageConfig'] as Record<string, unknown> | undefined;
   const imageSize = imageConfig?.['imageSize'];
-  if (!tiers || !generationConfig || !imageConfig || imageSize === undefined || tiers.includes(String(imageSize))) {
+  if (
+    !tiers ||
+    !generationConfig ||
+    !imageConfig ||
+    imageSize === undefined ||
+    tiers.includes(String(imageSize))
+  ) {
     return { request, changed: false };
   }
   if (tiers.length > 1) {
@@ -29,7 +35,10 @@ export function applyImageSizeRule(
     );
   }
   return {
-    request: { ...request, generationConfig: { ...generationConfig, imageConfig: { ...imageConfig, imageSize: tiers[0] } } },
+    request: {
+      ...request,
+      generationConfig: { ...generationConfig, imageConfig: { ...imageConfig, imageSize: tiers[0] } },
+    },
     changed: true,
   };
 }

@@ -37,7 +37,8 @@ export function nativeModelPage(
     throw GatewayError.invalidRequest('pageSize must be a positive integer.', 'pageSize');
   }
   const offset = pageToken ? Number(Buffer.from(pageToken, 'base64url').toString('utf8')) : 0;
-  if (!Number.isInteger(offset) || offset < 0) throw GatewayError.invalidRequest('pageToken is not valid.', 'pageToken');
+  if (!Number.isInteger(offset) || offset < 0)
+    throw GatewayError.invalidRequest('pageToken is not valid.', 'pageToken');
   const end = offset + Math.min(pageSize, MAX_PAGE_SIZE);
   const page: Record<string, unknown> = { models: models.slice(offset, end).map(toNativeModel) };
   if (end < models.length) page['nextPageToken'] = Buffer.from(String(end)).toString('base64url');

@@ -67,7 +67,10 @@ export class SettlementRecorder implements BeforeApplicationShutdown {
     try {
       await this.settlementService.settleMany(batch);
     } catch (error) {
-      this.logger.warn({ err: error, count: batch.length }, 'inline settlement failed; handing off to worker-text');
+      this.logger.warn(
+        { err: error, count: batch.length },
+        'inline settlement failed; handing off to worker-text',
+      );
       await this.handOff(batch);
     }
   }

@@ -40,9 +40,13 @@ export function admitTextRequest(
     return adapter ? [{ candidate, adapter }] : [];
   });
   if (textChannels.length === 0 || !price) {
-    throw new GatewayError('model_not_found', `The model '${ingress.model}' does not exist or is not available.`, {
-      param: 'model',
-    });
+    throw new GatewayError(
+      'model_not_found',
+      `The model '${ingress.model}' does not exist or is not available.`,
+      {
+        param: 'model',
+      },
+    );
   }
   const bridges = new Map<TextDialect, DialectBridge | GatewayError>();
   const bridgeFor = (dialect: TextDialect) => {
@@ -65,9 +69,14 @@ export function admitTextRequest(
     if (bridge instanceof GatewayError) refusal = bridge;
     else candidates.push({ candidate, adapter, bridge });
   }
-  if (candidates.length === 0) throw refusal ?? new GatewayError('model_not_found', `No channel serves '${ingress.model}'.`);
+  if (candidates.length === 0)
+    throw refusal ?? new GatewayError('model_not_found', `No channel serves '${ingress.model}'.`);
   const holdMicros = estimateTextHoldMicros(
-    { promptBytes: ingress.promptBytes, maxOutputTokens: ingress.maxOutputTokens, candidateCount: ingress.candidateCount },
+    {
+      promptBytes: ingress.promptBytes,
+      maxOutputTokens: ingress.maxOutputTokens,
+      candidateCount: ingress.candidateCount,
+    },
     price,
   );
   return { candidates, price, holdMicros };

@@ -35,7 +35,9 @@ import { ResponseMetrics } from '../http/response-metrics';
  * example, that its safety settings could not be forwarded to an OpenAI-style channel.
  */
 function translationWarningHeader(warnings: readonly string[]): Record<string, string> {
-  return warnings.length === 0 ? {} : { 'x-gateway-warning': warnings.join(' | ').replace(/[^\x20-\x7e]/g, '?') };
+  return warnings.length === 0
+    ? {}
+    : { 'x-gateway-warning': warnings.join(' | ').replace(/[^\x20-\x7e]/g, '?') };
 }
 
 /** The outcome of one request, for its settlement and its log row. */
@@ -77,7 +79,10 @@ export class TextGenerationService {
   async handle(ingress: TextIngress, request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const state = gatewayState(request);
     const key = state.apiKey as ResolvedKey;
-    const identity = { responseId: `resp_${randomUUID().replace(/-/g, '')}`, createdSeconds: Math.floor(Date.now() / 1000) };
+    const identity = {
+      responseId: `resp_${randomUUID().replace(/-/g, '')}`,
+      createdSeconds: Math.floor(Date.now() / 1000),
+    };
     let admission: TextAdmission;
     try {
       admission = admitTextRequest(
@@ -214,7 +219,8 @@ export class TextGenerationService {
     let deliveredChars = 0;
     const write = async (text: string) => {
       if (text.length === 0 || raw.destroyed) return;
-      if (!raw.write(text)) await new Promise<void>((resolve) => raw.once('drain', resolve).once('close', resolve));
+      if (!raw.write(text))
+        await new Promise<void>((resolve) => raw.once('drain', resolve).once('close', resolve));
     };
     const outcome = (endReason: string, usage: TokenUsage | undefined): RequestOutcome => ({
       httpStatus: 200,
@@ -236,7 +242,10 @@ export class TextGenerationService {
         next = await iterator.next();
       }
       if (signal.aborted) {
-        return outcome('client_disconnect', usageForEndedStream(lastUsage, ingress.promptBytes, deliveredChars));
+        return outcome(
+          'client_disconnect',
+          usageForEndedStream(lastUsage, ingress.promptBytes, deliveredChars),
+        );
       }
       for (const json of converter.finish()) await write(framer.chunk(json));
       await write(framer.end());
@@ -276,12 +285,20 @@ export class TextGenerationService {
   }
 
   /** Answers a request that got no upstream answer; the outcome settles the hold with nothing captured. */
-  private answerFailure(error: unknown, request: FastifyRequest, reply: FastifyReply, signal: AbortSignal): RequestOutcome {
+  private answerFailure(
+    error: unknown,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    signal: AbortSignal,
+  ): RequestOutcome {
     const attempts = error instanceof FailoverExhaustedError ? error.attempts.length : 0;
     if (signal.aborted) return { httpStatus: 499, endReason: 'client_disconnect', attempts };
     const clientError =
-      error instanceof GatewayError ? error : new GatewayError('internal', 'Internal error.', { cause: error });
-    if (clientError.code === 'internal') this.logger.error({ err: error, requestId: request.id }, 'text request failed');
+      error instanceof GatewayError
+        ? error
+        : new GatewayError('internal', 'Internal error.', { cause: error });
+    if (clientError.code === 'internal')
+      this.logger.error({ err: error, requestId: request.id }, 'text request failed');
     sendGatewayError(request, reply, clientError);
     return { httpStatus: clientError.httpStatus, endReason: 'upstream_error', attempts };
   }
@@ -308,14 +325,28 @@ export class TextGenerationService {
     outcome: RequestOutcome,
   ): void {
     const costMicros = outcome.usage ? textCostMicros(outcome.usage, admission.price) : 0n;
-    const { requestId: _requestId, costMicros: _cost, ...log } = this.logRow(ingress, request, key, outcome, costMicros);
+    const {
+      requestId: _requestId,
+      costMicros: _cost,
+      ...log
+    } = this.logRow(ingress, request, key, outcome, costMicros);
     this.recorder.settle({ requestId: request.id, captureMicros: costMicros, log });
   }
 
-  private recordRefusal(ingress: TextIngress, request: FastifyRequest, key: ResolvedKey, error: unknown): void {
+  private recordRefusal(
+    ingress: TextIngress,
+    request: FastifyRequest,
+    key: ResolvedKey,
+    error: unknown,
+  ): void {
     const httpStatus = error instanceof GatewayError ? error.httpStatus : 500;
-    const endReason = error instanceof GatewayError && error.code === 'insufficient_balance' ? 'insufficient_balance' : 'refused';
-    this.recorder.logWithoutHold(this.logRow(ingress, request, key, { httpStatus, endReason, attempts: 0 }, 0n));
+    const endReason =
+      error instanceof GatewayError && error.code === 'insufficient_balance'
+        ? 'insufficient_balance'
+        : 'refused';
+    this.recorder.logWithoutHold(
+      this.logRow(ingress, request, key, { httpStatus, endReason, attempts: 0 }, 0n),
+    );
   }
 
   private logRow(

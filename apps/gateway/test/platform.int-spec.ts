@@ -1,0 +1,88 @@
+import { GatewayHarness, type TextDemo } from './gateway-harness';
+
+describe('operations: health, readiness, metrics, docs, request ids, graceful shutdown', () => {
+  let harness: GatewayHarness;
+  let demo: TextDemo;
+
+  beforeAll(async () => {
+    harness = await GatewayHarness.start();
+    demo = await harness.seedTextDemo();
+  });
+  afterAll(() => harness.close());
+
+  it('answers /healthz and /readyz with the state of Postgres and Redis', async () => {
+    expect((await harness.request('GET', '/healthz')).body).toEqual({ status: 'ok' });
+    const ready = await harness.request('GET', '/readyz');
+    expect(ready.status).toBe(200);
+    expect(ready.body).toEqual({ status: 'ready', checks: { postgres: 'ok', redis: 'ok' } });
+  });
+
+  it('exposes Prometheus metrics: requests by route and status, latency histograms, queue depths', async () => {
+    await harness.request('POST', '/v1/chat/completions', {
+      body: { model: 'chat-fast', messages: [{ role: 'user', content: 'hi' }] },
+      headers: { authorization: `Bearer ${demo.key}` },
+    });
+    const metrics = await harness.request('GET', '/metrics');
+    expect(metrics.headers.get('content-type')).toMatch(/text\/plain/);
+    expect(metrics.text).toMatch(
+      /gateway_http_requests_total\{route="\/v1\/chat\/completions",method="POST",status="200"\} 1/,
+    );
+    expect(metrics.text).toMatch(/gateway_http_request_duration_seconds_bucket\{le="0\.005",route="\/v1\/chat\/completions"/);
+    expect(metrics.text).toMatch(/gateway_queue_jobs\{queue="text-settlement",state="waiting"\} 0/);
+    expect(metrics.text).toMatch(/gateway_queue_jobs\{queue="video-tasks",state="delayed"\} 0/);
+  });
+
+  it('publishes an OpenAPI document generated from the DTOs, with Swagger UI at /docs', async () => {
+    const document = await harness.request<{
+      paths: Record<string, unknown>;
+      components: { schemas: Record<string, unknown> };
+    }>('GET', '/docs/openapi.json');
+    expect(Object.keys(document.body.paths)).toEqual(
+      expect.arrayContaining([
+        '/v1/chat/completions',
+        '/v1beta/models/{modelAction}',
+        '/admin/channels',
+        '/admin/keys',
+        '/admin/accounts/{id}/credits',
+        '/admin/prices',
+        '/admin/logs',
+        '/admin/usage',
+      ]),
+    );
+    expect(Object.keys(document.body.components.schemas)).toEqual(
+      expect.arrayContaining(['ChatCompletionRequestDto', 'NativeGenerateRequestDto', 'CreateChannelDto', 'ChannelView']),
+    );
+    const ui = await harness.request('GET', '/docs');
+    expect(ui.status).toBe(200);
+    expect(ui.text).toMatch(/swagger/i);
+  });
+
+  it('returns a request id on every response, keeping a sane one the client sent', async () => {
+    const own = await harness.request('GET', '/healthz', { headers: { 'x-request-id': 'client-id-123' } });
+    expect(own.headers.get('x-request-id')).toBe('client-id-123');
+    const insane = await harness.request('GET', '/healthz', { headers: { 'x-request-id': 'bad id with spaces' } });
+    expect(insane.headers.get('x-request-id')).toMatch(/^req_/);
+    const unknownRoute = await harness.request<{ error: { message: string } }>('GET', '/v1/nothing-here', {
+      headers: { authorization: `Bearer ${demo.key}` },
+    });
+    expect(unknownRoute.status).toBe(404);
+    expect(unknownRoute.headers.get('x-request-id')).toMatch(/^req_/);
+    expect(unknownRoute.body.error.message).toMatch(/No route/);
+  });
+
+  it('lets an in-flight request finish on shutdown, and refuses new connections after', async () => {
+    const instance = await harness.startInstance();
+    const inFlight = harness.request<{ choices: unknown[] }>('POST', '/v1/chat/completions', {
+      body: { model: 'chat-fast', messages: [{ role: 'user', content: 'slow [[sim latency=700]]' }] },
+      headers: { authorization: `Bearer ${demo.key}` },
+      baseUrl: instance.url,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const closed = instance.close();
+    const answer = await inFlight;
+    expect(answer.status).toBe(200);
+    expect(answer.body.choices).toHaveLength(1);
+    await closed;
+    await expect(fetch(`${instance.url}/healthz`)).rejects.toThrow();
+  });
+});

@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  answerProblem,
+  largePrompt,
+  openStreamPrompt,
+  requestBody,
+  requestPath,
+  scenarioPlan,
+  SCENARIOS,
+} from './scenarios.mjs';
+
+test('the large prompt is exactly 64 KiB and the body stays valid JSON around it', () => {
+  const prompt = largePrompt(65536);
+  assert.equal(Buffer.byteLength(prompt), 65536);
+  assert.equal(
+    JSON.parse(requestBody('native', { prompt, stream: false })).contents[0].parts[0].text,
+    prompt,
+  );
+});
+
+test('open-stream pacing keeps a stream open for about the asked time', () => {
+  assert.equal(openStreamPrompt(10), 'Say hello [[sim chunks=21;interval=500]]');
+  assert.equal(openStreamPrompt(2, 400), 'Say hello [[sim chunks=6;interval=400]]');
+});
+
+test('streaming OpenAI-style bodies ask for usage; native streams use SSE', () => {
+  assert.deepEqual(JSON.parse(requestBody('openai', { prompt: 'x', stream: true })).stream_options, {
+    include_usage: true,
+  });
+  assert.equal(JSON.parse(requestBody('openai', { prompt: 'x', stream: false })).stream, undefined);
+  assert.equal(requestPath('native', true), '/v1beta/models/kappa-2.0-flash:streamGenerateContent?alt=sse');
+});
+
+test('an answer is a success only when complete for its wire', () => {
+  assert.equal(
+    answerProblem('native', false, 200, '{"candidates":[],"usageMetadata":{"totalTokenCount":3}}'),
+    null,
+  );
+  assert.match(answerProblem('openai', false, 200, '{"choices":[]}'), /no usage/);
+  assert.match(answerProblem('openai', false, 401, '{"error":{}}'), /status 401/);
+  assert.equal(answerProblem('openai', true, 200, 'data: {"choices":[]}\n\ndata: [DONE]\n\n'), null);
+  assert.match(answerProblem('openai', true, 200, 'data: {"choices":[]}\n\n'), /without its end/);
+  assert.match(answerProblem('native', true, 200, '{"candidates":[]}'), /not an SSE stream/);
+});
+
+test('a plan keeps only the targets that serve the family', () => {
+  const throughput = SCENARIOS.find((scenario) => scenario.name === 'throughput');
+  const targets = {
+    direct: { families: { native: {}, openai: {} } },
+    peer: { families: { openai: {} } },
+  };
+  assert.deepEqual(scenarioPlan(throughput, targets), [
+    { family: 'native', targets: ['direct'] },
+    { family: 'openai', targets: ['direct', 'peer'] },
+  ]);
+});

@@ -1,0 +1,532 @@
+// From the raw runs to the figures people read: medians across rounds, per-round comparisons against
+// direct / the reference proxy / the peer, the check-list of the targets in performance.md, and the
+// Markdown of summary.md and docs/benchmarks.md.
+import { compareToReference, median } from './stats.mjs';
+import { FAMILY_LABELS, SCENARIOS } from './scenarios.mjs';
+import { TARGET_DESCRIPTIONS } from './targets.mjs';
+
+const REFERENCES = ['direct', 'proxy', 'peer'];
+
+function runsOf(runs, scenario, family, target) {
+  return runs.filter(
+    (run) => run.scenario === scenario && run.family === family && run.target === target && run.round >= 1,
+  );
+}
+
+/** Medians across the measured rounds of one (scenario, family, target). */
+export function aggregateTarget(runs) {
+  if (runs.length === 0) return null;
+  const clean = runs.filter((run) => !run.noisy);
+  const used = clean.length > 0 ? clean : runs;
+  const medianOf = (pick) => median(used.map(pick));
+  const contextNames = [...new Set(used.flatMap((run) => Object.keys(run.cpu?.contextUsPerRequest ?? {})))];
+  return {
+    rounds: runs.length,
+    noisyRounds: runs.filter((run) => run.noisy).length,
+    requests: runs.reduce((sum, run) => sum + (run.requests ?? 0), 0),
+    rps: medianOf((run) => run.rps),
+    p50Us: medianOf((run) => run.latencyUs?.p50),
+    p90Us: medianOf((run) => run.latencyUs?.p90),
+    p99Us: medianOf((run) => run.latencyUs?.p99),
+    errors: runs.reduce((sum, run) => sum + (run.errors?.total ?? 0), 0),
+    cpuUsPerRequest: medianOf((run) => run.cpu?.targetUsPerRequest),
+    contextUsPerRequest: Object.fromEntries(
+      contextNames.map((name) => [name, medianOf((run) => run.cpu?.contextUsPerRequest?.[name])]),
+    ),
+    rssMiB: Math.max(...runs.map((run) => run.rssMiB?.main ?? 0)),
+    maxOtherCores: Math.max(...runs.map((run) => run.cpu?.otherCores ?? 0)),
+  };
+}
+
+/** Everything summary.md shows, as data: per scenario and family, per target: medians and comparisons. */
+export function deriveFigures(results) {
+  const figures = {};
+  for (const scenario of SCENARIOS) {
+    for (const family of Object.keys(FAMILY_LABELS)) {
+      const runs = results.runs.filter((run) => run.scenario === scenario.name && run.family === family);
+      if (runs.length === 0) continue;
+      const targets = [...new Set(runs.map((run) => run.target))];
+      const byTarget = {};
+      for (const target of targets) {
+        const targetRuns = runsOf(runs, scenario.name, family, target);
+        const comparisons = {};
+        for (const reference of REFERENCES) {
+          if (reference === target || !targets.includes(reference)) continue;
+          comparisons[reference] = compareToReference(runs, target, reference);
+        }
+        byTarget[target] = {
+          aggregate: aggregateTarget(targetRuns),
+          comparisons,
+          openStreams: scenario.kind === 'open-streams' ? openStreamsFigures(targetRuns) : null,
+        };
+      }
+      figures[`${scenario.name}/${family}`] = { scenario, family, targets, byTarget };
+    }
+  }
+  return figures;
+}
+
+function openStreamsFigures(runs) {
+  const run = runs.at(-1);
+  if (!run?.openStreams) return null;
+  const { streams, completed, peakOpen, allOpenAfterMs, durationMs, firstError } = run.openStreams;
+  return {
+    streams,
+    completed,
+    peakOpen,
+    held: completed === streams && peakOpen === streams,
+    allOpenAfterMs,
+    durationMs,
+    firstError,
+    mainAtAllOpenMiB: run.memory.mainAtAllOpenMiB,
+    peakMainMiB: run.memory.peakMainMiB,
+    peakWorkersMiB: run.memory.peakWorkersMiB,
+    cpuUsPerStream: run.cpu?.targetUsPerRequest,
+  };
+}
+
+// ---- the check-list of performance.md ----------------------------------------------------------------
+
+/** [metric, must, goal, unit, direction, how to read it from the figures for one gateway target]. */
+export const CHECKS = [
+  {
+    metric: 'added p50, non-stream, 1 connection',
+    must: 500,
+    goal: 250,
+    unit: 'µs',
+    lowerIsBetter: true,
+    read: (figures, family, target) =>
+      figures[`latency/${family}`]?.byTarget[target]?.comparisons.direct?.addedP50Us,
+  },
+  {
+    metric: 'added p99, non-stream, 1 connection',
+    must: 3000,
+    goal: 1500,
+    unit: 'µs',
+    lowerIsBetter: true,
+    read: (figures, family, target) =>
+      figures[`latency/${family}`]?.byTarget[target]?.comparisons.direct?.addedP99Us,
+  },
+  {
+    metric: 'CPU per small request (64 connections)',
+    must: 250,
+    goal: 150,
+    unit: 'µs',
+    lowerIsBetter: true,
+    read: (figures, family, target) =>
+      figures[`throughput/${family}`]?.byTarget[target]?.aggregate?.cpuUsPerRequest,
+  },
+  {
+    metric: 'throughput at 64 connections vs direct',
+    must: 0.15,
+    goal: 0.25,
+    unit: '×',
+    lowerIsBetter: false,
+    read: (figures, family, target) =>
+      figures[`throughput/${family}`]?.byTarget[target]?.comparisons.direct?.throughputRatio,
+  },
+  {
+    metric: 'throughput at 64 connections vs the reference proxy',
+    must: 0.5,
+    goal: 0.75,
+    unit: '×',
+    lowerIsBetter: false,
+    read: (figures, family, target) =>
+      figures[`throughput/${family}`]?.byTarget[target]?.comparisons.proxy?.throughputRatio,
+  },
+  {
+    metric: 'added time to first streamed byte (p50)',
+    must: 1000,
+    goal: 500,
+    unit: 'µs',
+    lowerIsBetter: true,
+    read: (figures, family, target) =>
+      figures[`ttfb/${family}`]?.byTarget[target]?.comparisons.direct?.addedP50Us,
+  },
+  {
+    metric: 'streaming throughput at 64 connections vs direct',
+    must: 0.4,
+    goal: 0.5,
+    unit: '×',
+    lowerIsBetter: false,
+    read: (figures, family, target) =>
+      figures[`stream/${family}`]?.byTarget[target]?.comparisons.direct?.throughputRatio,
+  },
+  {
+    metric: '64 KiB prompt, CPU per request',
+    must: 600,
+    goal: 400,
+    unit: 'µs',
+    lowerIsBetter: true,
+    read: (figures, family, target) =>
+      figures[`large-prompt/${family}`]?.byTarget[target]?.aggregate?.cpuUsPerRequest,
+  },
+  {
+    metric: 'gateway RSS at steady load (end of the 64-connection runs)',
+    must: 150,
+    goal: 100,
+    unit: 'MiB',
+    lowerIsBetter: true,
+    read: (figures, family, target) => figures[`throughput/${family}`]?.byTarget[target]?.aggregate?.rssMiB,
+  },
+  {
+    metric: 'concurrent open streams held, peak RSS',
+    must: 300,
+    goal: 200,
+    unit: 'MiB',
+    lowerIsBetter: true,
+    read: (figures, family, target) => {
+      const open = figures[`open-streams/${family}`]?.byTarget[target]?.openStreams;
+      if (!open) return undefined;
+      return open.held
+        ? open.peakMainMiB
+        : { failed: `${open.peakOpen}/${open.streams} open at once, ${open.completed} completed` };
+    },
+  },
+];
+
+/** "goal", "must" or "missed" for one measured value; null when it was not measured. */
+export function checkStatus(check, value) {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'object') return 'missed';
+  const meets = (limit) => (check.lowerIsBetter ? value <= limit : value >= limit);
+  if (meets(check.goal)) return 'goal';
+  return meets(check.must) ? 'must' : 'missed';
+}
+
+const STATUS_MARKS = { goal: '✅ goal', must: '✅ must', missed: '❌' };
+
+function formatCheckValue(check, value) {
+  if (typeof value === 'object') return value.failed;
+  if (check.unit === '×') return `${value.toFixed(3)}×`;
+  if (check.unit === 'µs')
+    return value >= 1000 ? `${(value / 1000).toFixed(2)} ms` : `${Math.round(value)} µs`;
+  return `${value.toFixed(1)} ${check.unit}`;
+}
+
+export function checklistRows(figures) {
+  return CHECKS.map((check) => {
+    const cells = {};
+    for (const target of ['gateway', 'gateway-warn']) {
+      for (const family of Object.keys(FAMILY_LABELS)) {
+        const value = check.read(figures, family, target);
+        const status = checkStatus(check, value);
+        cells[`${target}/${family}`] = status
+          ? { status, value, text: formatCheckValue(check, value) }
+          : null;
+      }
+    }
+    return { check, cells };
+  });
+}
+
+// ---- Markdown ----------------------------------------------------------------------------------------
+
+const ms = (us) => (typeof us === 'number' ? (us / 1000).toFixed(3) : '—');
+const signedMs = (us) =>
+  typeof us === 'number' ? `${us >= 0 ? '+' : '−'}${Math.abs(us / 1000).toFixed(3)}` : '—';
+const integer = (value) => (typeof value === 'number' ? Math.round(value).toLocaleString('en-US') : '—');
+const times = (value) => (typeof value === 'number' ? `${value.toFixed(3)}×` : '—');
+const mib = (value) => (typeof value === 'number' && value > 0 ? value.toFixed(1) : '—');
+
+function table(header, rows) {
+  return [
+    `| ${header.join(' | ')} |`,
+    `|${header.map(() => '---').join('|')}|`,
+    ...rows.map((row) => `| ${row.join(' | ')} |`),
+  ].join('\n');
+}
+
+function contextText(context) {
+  const parts = Object.entries(context ?? {})
+    .filter(([, value]) => typeof value === 'number')
+    .map(([name, value]) => `${name} ${Math.round(value)}`);
+  return parts.length > 0 ? parts.join(', ') : '—';
+}
+
+function comparisonCells(comparison, withThroughput) {
+  if (!comparison) return withThroughput ? ['—', '—', '—'] : ['—', '—'];
+  const noisy = comparison.noisy ? ' ⚠' : '';
+  const cells = [`${signedMs(comparison.addedP50Us)}${noisy}`, signedMs(comparison.addedP99Us)];
+  return withThroughput ? [`${times(comparison.throughputRatio)}${noisy}`, ...cells] : cells;
+}
+
+function wrkSection(entry) {
+  const absolute = entry.targets.map((target) => {
+    const figures = entry.byTarget[target].aggregate;
+    return [
+      `**${target}**`,
+      integer(figures.rps),
+      ms(figures.p50Us),
+      ms(figures.p90Us),
+      ms(figures.p99Us),
+      `${integer(figures.errors)} / ${integer(figures.requests)}`,
+      integer(figures.cpuUsPerRequest),
+      contextText(figures.contextUsPerRequest),
+      mib(figures.rssMiB),
+      `${figures.noisyRounds}/${figures.rounds}`,
+    ];
+  });
+  const comparisons = entry.targets
+    .filter((target) => target !== 'direct')
+    .map((target) => {
+      const { comparisons: byReference } = entry.byTarget[target];
+      return [
+        `**${target}**`,
+        ...comparisonCells(byReference.direct, true),
+        ...comparisonCells(byReference.proxy, true),
+        ...comparisonCells(byReference.peer, true),
+      ];
+    });
+  return [
+    table(
+      [
+        'target',
+        'req/s',
+        'p50 ms',
+        'p90 ms',
+        'p99 ms',
+        'errors / requests',
+        'CPU µs/req',
+        'context CPU µs/req',
+        'RSS MiB',
+        'noisy rounds',
+      ],
+      absolute,
+    ),
+    '',
+    table(
+      [
+        'target',
+        '× direct',
+        '+p50 vs direct',
+        '+p99 vs direct',
+        '× proxy',
+        '+p50 vs proxy',
+        '+p99 vs proxy',
+        '× peer',
+        '+p50 vs peer',
+        '+p99 vs peer',
+      ],
+      comparisons,
+    ),
+  ].join('\n');
+}
+
+function ttfbSection(entry) {
+  const rows = entry.targets.map((target) => {
+    const { aggregate: figures, comparisons } = entry.byTarget[target];
+    return [
+      `**${target}**`,
+      ms(figures.p50Us),
+      ms(figures.p90Us),
+      ms(figures.p99Us),
+      `${integer(figures.errors)}`,
+      integer(figures.cpuUsPerRequest),
+      ...comparisonCells(comparisons.direct, false),
+      ...comparisonCells(comparisons.proxy, false),
+    ];
+  });
+  return table(
+    [
+      'target',
+      'TTFB p50 ms',
+      'p90 ms',
+      'p99 ms',
+      'errors',
+      'CPU µs/req',
+      '+p50 vs direct',
+      '+p99 vs direct',
+      '+p50 vs proxy',
+      '+p99 vs proxy',
+    ],
+    rows,
+  );
+}
+
+function openStreamsSection(entry) {
+  const rows = entry.targets.map((target) => {
+    const open = entry.byTarget[target].openStreams;
+    if (!open) return [`**${target}**`, '—', '—', '—', '—', '—', '—', '—', '—'];
+    return [
+      `**${target}**`,
+      `${open.completed} / ${open.streams}${open.held ? '' : ' ❌'}`,
+      `${open.peakOpen}`,
+      open.allOpenAfterMs === null ? 'never' : `${(open.allOpenAfterMs / 1000).toFixed(2)} s`,
+      mib(open.mainAtAllOpenMiB),
+      mib(open.peakMainMiB),
+      mib(open.peakWorkersMiB),
+      integer(open.cpuUsPerStream),
+      open.firstError ? open.firstError.slice(0, 80).replaceAll('|', '\\|') : '',
+    ];
+  });
+  return table(
+    [
+      'target',
+      'completed',
+      'peak open at once',
+      'all open after',
+      'RSS when all open MiB',
+      'peak RSS MiB',
+      'workers peak RSS MiB',
+      'CPU µs/stream',
+      'first error',
+    ],
+    rows,
+  );
+}
+
+function checklistSection(figures) {
+  const rows = checklistRows(figures).map(({ check, cells }) => {
+    const limit = (value) =>
+      check.unit === 'µs'
+        ? formatCheckValue(check, value)
+        : `${value}${check.unit === '×' ? '×' : ` ${check.unit}`}`;
+    const cell = (key) => (cells[key] ? `${STATUS_MARKS[cells[key].status]} ${cells[key].text}` : '—');
+    return [
+      check.metric,
+      `${check.lowerIsBetter ? '≤' : '≥'} ${limit(check.must)}`,
+      `${check.lowerIsBetter ? '≤' : '≥'} ${limit(check.goal)}`,
+      cell('gateway/native'),
+      cell('gateway/openai'),
+      cell('gateway-warn/native'),
+      cell('gateway-warn/openai'),
+    ];
+  });
+  return table(
+    [
+      'target (performance.md)',
+      'must',
+      'goal',
+      'native, LOG_LEVEL=info',
+      'OpenAI-style, info',
+      'native, warn',
+      'OpenAI-style, warn',
+    ],
+    rows,
+  );
+}
+
+function noiseSection(results) {
+  const measuredRuns = results.runs.filter((run) => run.round >= 1 && run.cpu);
+  const noisy = measuredRuns.filter((run) => run.noisy);
+  const worst = Math.max(0, ...measuredRuns.map((run) => run.cpu.otherCores));
+  const lines = [
+    `${noisy.length} of ${measuredRuns.length} measured runs had other processes using more than a third of a core ` +
+      `(worst: ${worst.toFixed(2)} cores). Medians and comparisons use the clean rounds; ⚠ marks a figure ` +
+      'for which no clean round existed.',
+  ];
+  if (noisy.length > 0) {
+    lines.push(
+      '',
+      table(
+        ['scenario', 'route', 'target', 'round', 'other cores'],
+        noisy.map((run) => [run.scenario, run.family, run.target, run.round, run.cpu.otherCores.toFixed(2)]),
+      ),
+    );
+  }
+  return lines.join('\n');
+}
+
+export function renderSummary(results, figures) {
+  const { meta } = results;
+  const lines = [
+    `# Benchmark results (${meta.mode} mode, ${meta.startedAt})`,
+    '',
+    `Machine: ${meta.machine.cpu}, ${meta.machine.cores} cores, ${meta.machine.memoryGiB} GiB, Linux ${meta.machine.kernel}. ` +
+      `Node ${meta.node}, ${meta.wrk}. Commit ${meta.commit}. Clock ticks/s: ${meta.clockTicks}.`,
+    '',
+    `Method: ${meta.rounds} interleaved round(s) of ${meta.durationSeconds} s per wrk run after a ${meta.warmupSeconds} s warm-up ` +
+      '(round order A B C D, then D C B A, …), everything on loopback. Latency percentiles from wrk `--latency` ' +
+      `(exact µs via its Lua done() hook); time to first byte from a Node client (1 connection, ${meta.ttfbCount} ` +
+      `sequential requests per round); ${meta.openStreams} concurrent open streams held about ${meta.openStreamSeconds} s. ` +
+      "Figures are medians across rounds; comparisons are per-round ratios and deltas against the same round's " +
+      "reference run, then their median. CPU µs/req is the utime+stime of the target's own process divided by the " +
+      'requests it served; "context" is the CPU of what it needs (simulator, workers, Postgres backends of the ' +
+      'bench database, Redis), per request. RSS is VmRSS at the end of the run.',
+    '',
+    '**Log level.** `gateway` runs with `LOG_LEVEL=info`, as in production (one JSON log line per request); ' +
+      '`gateway-warn` is the same build and database with `LOG_LEVEL=warn`, measured in scenarios 1 and 2 to show ' +
+      'what the per-request log line costs.',
+    '',
+    'Targets:',
+    '',
+    ...Object.entries(TARGET_DESCRIPTIONS)
+      .filter(([name]) => meta.targets.includes(name))
+      .map(([name, description]) => `- **${name}**: ${description}`),
+    '',
+  ];
+  if (meta.startFailures.length > 0) {
+    lines.push(
+      '**Targets that failed to start:** ' +
+        meta.startFailures.map((failure) => `${failure.target}: ${failure.error}`).join('; '),
+      '',
+    );
+  }
+  if (results.skipped.length > 0) {
+    lines.push(
+      '**Not measured (the check request failed):**',
+      '',
+      ...results.skipped.map(
+        (skip) => `- ${skip.scenario} / ${skip.family} / ${skip.target}: ${skip.problem.slice(0, 200)}`,
+      ),
+      '',
+    );
+  }
+  lines.push(
+    '## Check-list (performance.md targets, gateway against direct in the same run)',
+    '',
+    checklistSection(figures),
+    '',
+  );
+  for (const scenario of SCENARIOS) {
+    const entries = Object.values(figures).filter((entry) => entry.scenario.name === scenario.name);
+    if (entries.length === 0) continue;
+    lines.push(`## ${scenario.title}`, '');
+    for (const entry of entries) {
+      lines.push(`### ${FAMILY_LABELS[entry.family]}`, '');
+      if (scenario.kind === 'wrk') lines.push(wrkSection(entry));
+      else if (scenario.kind === 'ttfb') lines.push(ttfbSection(entry));
+      else lines.push(openStreamsSection(entry));
+      lines.push('');
+    }
+  }
+  lines.push('## Noise', '', noiseSection(results), '');
+  return lines.join('\n');
+}
+
+export function renderBenchmarksDoc(summary, results) {
+  const { meta } = results;
+  return `# Benchmarks
+
+What the gateway adds on top of calling the upstream directly, measured side by side in one run on one
+machine against the simulator ("direct"), a thin Fastify + undici reference proxy and the peer gateway
+from npm. Targets and method: see the check-list below; the raw runs of this report are in
+\`bench/results/${meta.resultsDirName}/raw.json\` (not committed).
+
+## How to reproduce
+
+\`\`\`sh
+apt-get install -y wrk          # the load generator (Debian package)
+npm run bench                   # full: ${meta.rounds} rounds × ${meta.durationSeconds} s per scenario and target (this run took ${meta.elapsedMinutes} min)
+npm run bench -- --smoke        # 1 round × 2 s, 100 streams: checks that the harness works (CI)
+npm run bench -- --scenario throughput --targets direct,gateway   # filters, to iterate
+npm run bench -- --profile --scenario throughput --targets gateway  # CPU profile of the gateway, grouped by package
+\`\`\`
+
+Postgres and Redis must answer on 127.0.0.1 (the harness starts the local ones otherwise). The harness
+builds \`dist/\`, drops and migrates its own database \`gateway_bench\`, uses the Redis prefix \`bench\`
+(a running demo is never touched), installs the peer into \`bench/node_modules\` on first use, starts
+every process itself and stops them all at the end (also on failure or Ctrl-C). Results land in
+\`bench/results/<timestamp>/\`: \`raw.json\` (every run, with wrk's report), \`summary.md\` and
+\`latency-throughput.svg\`; a full run also rewrites this file.
+
+Machine notes: these figures come from a shared 2-core VM; absolute numbers drift from run to run, the
+ratios against direct in the same round much less. The load generator, the simulator and the target share
+the two cores, so a proxy's throughput ratio includes its fight for CPU with the simulator. Rounds in which
+other processes used more than a third of a core are marked and left out of the medians.
+
+![64-connection throughput and 1-connection p50](benchmarks-latency-throughput.svg)
+
+${summary.replace(/^(#+) /gm, '#$1 ').replace(/^## Benchmark results/, '## Latest run')}`;
+}

@@ -1,0 +1,369 @@
+// npm run bench: the gateway beside direct, the reference proxy and the peer gateway, in interleaved
+// rounds; writes bench/results/<timestamp>/ (raw.json, summary.md, latency-throughput.svg) and, for an
+// unfiltered full run, docs/benchmarks.md. See bench/README.md.
+//   --smoke                 1 round × 2 s, 100 open streams (CI: "the harness never rots")
+//   --scenario a,b          latency, throughput, stream, ttfb, large-prompt, open-streams
+//   --targets a,b           direct, proxy, gateway, gateway-warn, peer
+//   --profile               the gateway runs under --cpu-prof; its self time is grouped by package
+//   --no-build              use the existing dist/
+import { execFileSync, execSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, release, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { CLOCK_TICKS_PER_SECOND } from './lib/proc-stats.mjs';
+import { preflight, runOpenStreams, runTimeToFirstByte, runWrkScenario } from './lib/runner.mjs';
+import { openStreamPrompt, requestBody, SCENARIOS, scenarioPlan, streamEndMarker } from './lib/scenarios.mjs';
+import { orderForRound } from './lib/stats.mjs';
+import { deriveFigures, renderBenchmarksDoc, renderSummary } from './lib/summary.mjs';
+import { plotDataFromFigures, renderLatencyThroughputSvg } from './lib/svg-plot.mjs';
+import { createStack, TARGET_NAMES } from './lib/targets.mjs';
+import { wrkVersion } from './lib/wrk.mjs';
+import { groupProfiles, renderRanking } from './lib/profile-by-package.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const { values: options } = parseArgs({
+  options: {
+    smoke: { type: 'boolean', default: false },
+    scenario: { type: 'string' },
+    targets: { type: 'string' },
+    profile: { type: 'boolean', default: false },
+    'no-build': { type: 'boolean', default: false },
+  },
+});
+
+const SETTINGS = {
+  full: {
+    rounds: 3,
+    durationSeconds: 10,
+    warmupSeconds: 2,
+    ttfbCount: 120,
+    ttfbWarmup: 10,
+    openStreams: 1000,
+    openStreamSeconds: 10,
+    settleMs: 300,
+  },
+  smoke: {
+    rounds: 1,
+    durationSeconds: 2,
+    warmupSeconds: 0,
+    ttfbCount: 30,
+    ttfbWarmup: 3,
+    openStreams: 100,
+    openStreamSeconds: 2,
+    settleMs: 200,
+  },
+};
+const mode = options.smoke ? 'smoke' : 'full';
+const settings = SETTINGS[mode];
+const list = (value) =>
+  value
+    ?.split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+const scenarios = SCENARIOS.filter(
+  (scenario) => !options.scenario || list(options.scenario).includes(scenario.name),
+);
+// gateway-warn only shows what the info log line costs; smoke runs skip it unless asked for.
+const wantedTargets =
+  list(options.targets) ?? TARGET_NAMES.filter((name) => mode === 'full' || name !== 'gateway-warn');
+const filtered = Boolean(options.scenario || options.targets);
+for (const name of wantedTargets) if (!TARGET_NAMES.includes(name)) throw new Error(`unknown target ${name}`);
+if (scenarios.length === 0) throw new Error(`no scenario matches ${options.scenario}`);
+
+const startedAt = new Date();
+const resultsDirName = startedAt.toISOString().replace(/[:.]/g, '-');
+const resultsDir = join(root, 'bench', 'results', resultsDirName);
+const profileDir = options.profile ? join(resultsDir, 'profile') : null;
+mkdirSync(join(resultsDir, 'bodies'), { recursive: true });
+const log = (message) =>
+  console.log(`[bench ${((Date.now() - startedAt) / 1000).toFixed(0).padStart(4)}s] ${message}`);
+
+const wrk = wrkVersion();
+if (!wrk) {
+  console.error('wrk is not installed. Install it with:\n  apt-get install -y wrk');
+  process.exit(1);
+}
+if (
+  wantedTargets.includes('peer') &&
+  !existsSync(join(root, 'bench', 'node_modules', '@portkey-ai', 'gateway'))
+) {
+  log('installing the peer gateway into bench/node_modules');
+  execSync('npm install --no-audit --no-fund', { cwd: join(root, 'bench'), stdio: 'inherit' });
+}
+if (!options['no-build']) {
+  log('building dist/');
+  execFileSync(process.execPath, [join(root, 'tools', 'build.mjs')], { cwd: root, stdio: 'inherit' });
+}
+
+const stack = createStack({ root, logDir: resultsDir, log, profileDir });
+const results = {
+  meta: {
+    mode,
+    startedAt: startedAt.toISOString(),
+    resultsDirName,
+    ...settings,
+    filtered,
+    targets: wantedTargets,
+    scenarios: scenarios.map((scenario) => scenario.name),
+    machine: {
+      cpu: readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/)?.[1] ?? 'unknown CPU',
+      cores: cpus().length,
+      memoryGiB: (totalmem() / 1024 ** 3).toFixed(1),
+      kernel: release(),
+    },
+    node: process.version,
+    wrk,
+    commit: gitCommit(),
+    clockTicks: CLOCK_TICKS_PER_SECOND,
+    startFailures: [],
+  },
+  runs: [],
+  skipped: [],
+};
+
+function gitCommit() {
+  try {
+    const commit = execSync('git rev-parse --short HEAD', { cwd: root, encoding: 'utf8' }).trim();
+    const dirty = execSync('git status --porcelain', { cwd: root, encoding: 'utf8' }).trim()
+      ? ' (with uncommitted changes)'
+      : '';
+    return `${commit}${dirty}`;
+  } catch {
+    return 'unknown';
+  }
+}
+
+const saveRaw = () => writeFileSync(join(resultsDir, 'raw.json'), `${JSON.stringify(results, null, 2)}\n`);
+
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    interrupted = true;
+    log(`${signal}: stopping every process the harness started`);
+    stack.stopEverything().then(() => process.exit(130));
+  });
+}
+
+async function startTargets() {
+  const targets = {};
+  const attempt = async (names, start) => {
+    try {
+      return await start();
+    } catch (error) {
+      for (const name of names) results.meta.startFailures.push({ target: name, error: error.message });
+      log(`!! could not start ${names.join(', ')}: ${error.message}`);
+      return null;
+    }
+  };
+  log('starting the simulator');
+  const simulator = await stack.startSimulator();
+  if (wantedTargets.includes('direct')) targets.direct = stack.directTarget(simulator);
+  if (wantedTargets.includes('proxy')) {
+    const proxy = await attempt(['proxy'], () => stack.startProxy(simulator));
+    if (proxy) targets.proxy = proxy;
+  }
+  const gatewayNames = wantedTargets.filter((name) => name === 'gateway' || name === 'gateway-warn');
+  if (gatewayNames.length > 0) {
+    log(`starting Postgres/Redis checks, ${gatewayNames.join(' and ')} and the four workers`);
+    const gateways = await attempt(gatewayNames, () => stack.startGateways(simulator, gatewayNames));
+    for (const gateway of gateways ?? []) targets[gateway.name] = gateway;
+  }
+  if (wantedTargets.includes('peer')) {
+    const peer = await attempt(['peer'], () => stack.startPeer(simulator));
+    if (peer) targets.peer = peer;
+  }
+  return targets;
+}
+
+function describeRun(record) {
+  const latency = record.latencyUs
+    ? `p50 ${(record.latencyUs.p50 / 1000).toFixed(3)} p99 ${(record.latencyUs.p99 / 1000).toFixed(3)} ms`
+    : '';
+  const rate = typeof record.rps === 'number' ? `${Math.round(record.rps)} req/s ` : '';
+  const open = record.openStreams
+    ? `${record.openStreams.completed}/${record.openStreams.streams} done, peak open ${record.openStreams.peakOpen}, peak RSS ${record.memory.peakMainMiB.toFixed(1)} MiB `
+    : '';
+  const cpu =
+    typeof record.cpu?.targetUsPerRequest === 'number'
+      ? `cpu ${Math.round(record.cpu.targetUsPerRequest)} µs/req `
+      : '';
+  return `${rate}${open}${latency} errors ${record.errors?.total ?? '?'} ${cpu}rss ${record.rssMiB?.main?.toFixed(1)} MiB others ${record.cpu?.otherCores?.toFixed(2)}${record.noisy ? ' (noisy)' : ''}`;
+}
+
+async function runScenario(scenario, targets) {
+  const pairs = [];
+  for (const { family, targets: names } of scenarioPlan(scenario, targets)) {
+    const request =
+      scenario.kind === 'open-streams'
+        ? { prompt: openStreamPrompt(settings.openStreamSeconds), stream: true }
+        : scenario.request;
+    const body = requestBody(family, request);
+    const bodyFile = join(resultsDir, 'bodies', `${scenario.name}-${family}.json`);
+    writeFileSync(bodyFile, body);
+    // The open-streams check uses a short stream: the paced one would hold the check for seconds.
+    const checkBody =
+      scenario.kind === 'open-streams' ? requestBody(family, { prompt: 'Say hello', stream: true }) : body;
+    for (const name of names) {
+      const problem = await preflight(targets[name], family, { body: checkBody, stream: request.stream });
+      if (problem) {
+        results.skipped.push({ scenario: scenario.name, family, target: name, problem });
+        log(
+          `!! ${scenario.name} ${family} ${name}: check request failed (${problem.slice(0, 200)}); not measured`,
+        );
+        continue;
+      }
+      pairs.push({ family, name, target: targets[name], body, bodyFile, stream: request.stream });
+    }
+  }
+  const runOnce = (pair, round) => {
+    const common = { target: pair.target, family: pair.family, settleMs: settings.settleMs };
+    if (scenario.kind === 'wrk') {
+      const durationSeconds = round === 0 ? settings.warmupSeconds : settings.durationSeconds;
+      return runWrkScenario({
+        ...common,
+        connections: scenario.connections,
+        durationSeconds,
+        bodyFile: pair.bodyFile,
+        stream: pair.stream,
+      });
+    }
+    if (scenario.kind === 'ttfb') {
+      return runTimeToFirstByte({
+        ...common,
+        body: pair.body,
+        count: settings.ttfbCount,
+        warmup: settings.ttfbWarmup,
+      });
+    }
+    return runOpenStreams({
+      ...common,
+      body: pair.body,
+      streams: settings.openStreams,
+      endMarker: streamEndMarker(pair.family),
+      deadlineMs: (settings.openStreamSeconds * 4 + 30) * 1000,
+    });
+  };
+  const record = async (pair, round) => {
+    if (interrupted) throw new Error('interrupted');
+    stack.assertAlive();
+    const base = {
+      scenario: scenario.name,
+      kind: scenario.kind,
+      family: pair.family,
+      target: pair.name,
+      round,
+      connections: scenario.connections,
+    };
+    try {
+      const run = { ...base, ...(await runOnce(pair, round)) };
+      results.runs.push(run);
+      log(
+        `${scenario.name} ${pair.family} ${pair.name} ${round === 0 ? 'warm-up' : `r${round}`}: ${describeRun(run)}`,
+      );
+    } catch (error) {
+      results.runs.push({ ...base, requests: 0, failure: error.message, errors: { total: 0 } });
+      log(`!! ${scenario.name} ${pair.family} ${pair.name} r${round} failed: ${error.message}`);
+    }
+  };
+  if (scenario.kind === 'wrk' && settings.warmupSeconds > 0) {
+    for (const pair of pairs) await record(pair, 0);
+  }
+  const rounds = scenario.kind === 'open-streams' ? 1 : settings.rounds;
+  for (let round = 1; round <= rounds; round += 1) {
+    for (const pair of orderForRound(pairs, round)) await record(pair, round);
+  }
+  saveRaw();
+}
+
+/** Pairs whose every measured request failed, and targets that did not start: the smoke test's verdict. */
+function hardFailures() {
+  const failures = results.meta.startFailures.map((failure) => `${failure.target} did not start`);
+  for (const skip of results.skipped)
+    failures.push(`${skip.scenario}/${skip.family}/${skip.target}: check request failed`);
+  for (const run of results.runs.filter((candidate) => candidate.round >= 1)) {
+    if (run.failure || !(run.requests > 0) || run.errors.total >= run.requests) {
+      failures.push(
+        `${run.scenario}/${run.family}/${run.target} r${run.round}: ${run.failure ?? '100% errors'}`,
+      );
+    }
+  }
+  return failures;
+}
+
+function writeReports() {
+  results.meta.finishedAt = new Date().toISOString();
+  results.meta.elapsedMinutes = ((Date.now() - startedAt) / 60_000).toFixed(1);
+  saveRaw();
+  const figures = deriveFigures(results);
+  const summary = renderSummary(results, figures);
+  writeFileSync(join(resultsDir, 'summary.md'), summary);
+  const svg = renderLatencyThroughputSvg({
+    ...plotDataFromFigures(figures, TARGET_NAMES),
+    caption: `${mode} run ${results.meta.startedAt}, medians of ${settings.rounds} round(s)`,
+  });
+  writeFileSync(join(resultsDir, 'latency-throughput.svg'), svg);
+  if (mode === 'full' && !filtered && !options.profile) {
+    mkdirSync(join(root, 'docs'), { recursive: true });
+    copyFileSync(
+      join(resultsDir, 'latency-throughput.svg'),
+      join(root, 'docs', 'benchmarks-latency-throughput.svg'),
+    );
+    writeFileSync(join(root, 'docs', 'benchmarks.md'), renderBenchmarksDoc(summary, results));
+    log('wrote docs/benchmarks.md');
+  }
+  log(`results in ${resultsDir}`);
+  const checklist = summary.slice(
+    summary.indexOf('## Check-list'),
+    summary.indexOf('\n## ', summary.indexOf('## Check-list') + 5),
+  );
+  console.log(`\n${checklist}`);
+}
+
+let exitCode = 0;
+try {
+  const targets = await startTargets();
+  if (Object.keys(targets).length === 0) throw new Error('no target started');
+  for (const scenario of scenarios) {
+    if (interrupted) break;
+    log(`scenario ${scenario.name}`);
+    await runScenario(scenario, targets);
+  }
+  writeReports();
+  const failures = hardFailures();
+  if (failures.length > 0) {
+    log(`failures:\n  ${failures.join('\n  ')}`);
+    exitCode = 1;
+  }
+} catch (error) {
+  log(`!! ${error.stack ?? error.message}`);
+  saveRaw();
+  exitCode = 1;
+} finally {
+  await stack.stopEverything();
+}
+if (profileDir && existsSync(profileDir)) {
+  const windows = results.runs
+    .filter((run) => run.target === 'gateway' && run.round >= 1 && run.windowUs)
+    .map((run) => run.windowUs);
+  const { files, windowed, ranking, functions } = groupProfiles(profileDir, { windows });
+  const scope = windowed
+    ? `only samples taken during the ${windows.length} measured gateway run(s) (start-up and idle gaps left out)`
+    : 'the whole process lifetime';
+  const text = [
+    '# Gateway CPU profile, self time by package',
+    '',
+    `${files.length} profile(s) in ${profileDir}; ${scope}.`,
+    '',
+    renderRanking(ranking, 15),
+    '',
+    '## Top functions',
+    '',
+    renderRanking(functions, 25),
+    '',
+  ].join('\n');
+  writeFileSync(join(resultsDir, 'profile.md'), text);
+  console.log(`\n${text}`);
+}
+process.exit(exitCode);
