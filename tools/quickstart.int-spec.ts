@@ -29,7 +29,9 @@ describe('npm run quickstart', () => {
         child.on('exit', (code) => resolve({ code, text }));
       });
       expect(output.text).toMatch(/Demo API key \(shown once\): gk_/);
-      expect(output.text).toMatch(/curl -s http:\/\/127\.0\.0\.1:18080\/v1beta\/models\/kappa-2\.0-flash:generateContent/);
+      expect(output.text).toMatch(
+        /curl -s http:\/\/127\.0\.0\.1:18080\/v1beta\/models\/kappa-2\.0-flash:generateContent/,
+      );
       expect(output.text).toMatch(/demo request answered 200: \{"candidates"/);
       expect(output.code).toBe(0);
     } finally {

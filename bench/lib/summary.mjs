@@ -196,11 +196,14 @@ export function checkStatus(check, value) {
 
 const STATUS_MARKS = { goal: '✅ goal', must: '✅ must', missed: '❌' };
 
-function formatCheckValue(check, value) {
+export function formatCheckValue(check, value) {
   if (typeof value === 'object') return value.failed;
   if (check.unit === '×') return `${value.toFixed(3)}×`;
-  if (check.unit === 'µs')
-    return value >= 1000 ? `${(value / 1000).toFixed(2)} ms` : `${Math.round(value)} µs`;
+  if (check.unit === 'µs') {
+    const sign = value < 0 ? '−' : '';
+    const size = Math.abs(value);
+    return size >= 1000 ? `${sign}${(size / 1000).toFixed(2)} ms` : `${sign}${Math.round(size)} µs`;
+  }
   return `${value.toFixed(1)} ${check.unit}`;
 }
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CHECKS, checklistRows, checkStatus, deriveFigures, renderSummary } from './summary.mjs';
+import { CHECKS, checklistRows, checkStatus, deriveFigures, formatCheckValue, renderSummary } from './summary.mjs';
 
 const check = (metric) => CHECKS.find((candidate) => candidate.metric.startsWith(metric));
 
@@ -15,6 +15,14 @@ test('a check passes the goal, only the must, or misses, in the right direction'
   assert.equal(checkStatus(throughput, 0.1), 'missed');
   assert.equal(checkStatus(throughput, undefined), null);
   assert.equal(checkStatus(check('concurrent open streams'), { failed: '256/1000 open at once' }), 'missed');
+});
+
+test('check values read in their unit, negative deltas included', () => {
+  assert.equal(formatCheckValue(check('added p50'), 1234), '1.23 ms');
+  assert.equal(formatCheckValue(check('added p50'), -2729), '−2.73 ms');
+  assert.equal(formatCheckValue(check('added p50'), -42.4), '−42 µs');
+  assert.equal(formatCheckValue(check('throughput at 64 connections vs direct'), 0.0567), '0.057×');
+  assert.equal(formatCheckValue(check('gateway RSS'), 123.45), '123.5 MiB');
 });
 
 function wrkRun(scenario, family, target, round, rps, p50, cpu, extra = {}) {
@@ -84,6 +92,7 @@ test('figures and the check-list come from per-round comparisons against direct 
   assert.equal(cell('CPU per small request').status, 'missed');
   assert.equal(cell('throughput at 64 connections vs direct').status, 'goal');
   assert.equal(cell('64 KiB prompt'), null);
+  assert.equal(cell('added p99').text, '900 µs');
 
   const markdown = renderSummary(results(runs), figures);
   assert.match(

@@ -4,7 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '@gateway/config';
-import { requestIdFrom } from '@gateway/observability';
+import { newRequestId, requestIdFrom } from '@gateway/observability';
 import { AppModule } from './app.module';
 import type { InfrastructureOptions } from './infrastructure/infrastructure.module';
 import { setupApiDocs } from './docs/api-docs';
@@ -21,10 +21,6 @@ export interface GatewayApp {
   shutdown(): Promise<void>;
 }
 
-function requestIdOf(request: { headers: Record<string, string | string[] | undefined> }): string {
-  const header = request.headers['x-request-id'];
-  return requestIdFrom(Array.isArray(header) ? header[0] : header);
-}
 
 export async function createGatewayApp(
   config: GatewayConfig,
@@ -32,7 +28,9 @@ export async function createGatewayApp(
 ): Promise<GatewayApp> {
   const adapter = new FastifyAdapter({
     bodyLimit: config.jsonBodyLimitBytes,
-    genReqId: requestIdOf,
+    // Always the gateway's own id: it keys the request's hold and log row, so a client reusing its
+    // x-request-id must not collide. A sane client id is echoed beside it for correlation.
+    genReqId: () => newRequestId(),
     requestIdHeader: false,
     return503OnClosing: true,
     keepAliveTimeout: 65_000,
@@ -54,6 +52,10 @@ export async function createGatewayApp(
   fastify.addHook('onRequest', (request, reply, done) => {
     (request as GatewayRequest).gateway = { startedAt: Date.now() };
     reply.header('x-request-id', request.id);
+    const clientRequestId = request.headers['x-request-id'];
+    if (clientRequestId !== undefined && requestIdFrom(clientRequestId) === clientRequestId) {
+      reply.header('x-client-request-id', clientRequestId);
+    }
     if (draining) reply.header('connection', 'close');
     done();
   });

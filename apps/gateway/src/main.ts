@@ -10,7 +10,7 @@ async function main(): Promise<void> {
     process.once(signal, () => {
       logger.info({ signal }, 'shutting down');
       shutdown().then(
-        () => process.exit(0),
+        () => logger.flush(() => process.exit(0)),
         (error: unknown) => {
           logger.error({ err: error }, 'shutdown failed');
           process.exit(1);

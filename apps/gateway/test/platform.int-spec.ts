@@ -27,7 +27,9 @@ describe('operations: health, readiness, metrics, docs, request ids, graceful sh
     expect(metrics.text).toMatch(
       /gateway_http_requests_total\{route="\/v1\/chat\/completions",method="POST",status="200"\} 1/,
     );
-    expect(metrics.text).toMatch(/gateway_http_request_duration_seconds_bucket\{le="0\.005",route="\/v1\/chat\/completions"/);
+    expect(metrics.text).toMatch(
+      /gateway_http_request_duration_seconds_bucket\{le="0\.005",route="\/v1\/chat\/completions"/,
+    );
     expect(metrics.text).toMatch(/gateway_queue_jobs\{queue="text-settlement",state="waiting"\} 0/);
     expect(metrics.text).toMatch(/gateway_queue_jobs\{queue="video-tasks",state="delayed"\} 0/);
   });
@@ -50,7 +52,12 @@ describe('operations: health, readiness, metrics, docs, request ids, graceful sh
       ]),
     );
     expect(Object.keys(document.body.components.schemas)).toEqual(
-      expect.arrayContaining(['ChatCompletionRequestDto', 'NativeGenerateRequestDto', 'CreateChannelDto', 'ChannelView']),
+      expect.arrayContaining([
+        'ChatCompletionRequestDto',
+        'NativeGenerateRequestDto',
+        'CreateChannelDto',
+        'ChannelView',
+      ]),
     );
     const ui = await harness.request('GET', '/docs');
     expect(ui.status).toBe(200);
@@ -60,7 +67,9 @@ describe('operations: health, readiness, metrics, docs, request ids, graceful sh
   it('returns a request id on every response, keeping a sane one the client sent', async () => {
     const own = await harness.request('GET', '/healthz', { headers: { 'x-request-id': 'client-id-123' } });
     expect(own.headers.get('x-request-id')).toBe('client-id-123');
-    const insane = await harness.request('GET', '/healthz', { headers: { 'x-request-id': 'bad id with spaces' } });
+    const insane = await harness.request('GET', '/healthz', {
+      headers: { 'x-request-id': 'bad id with spaces' },
+    });
     expect(insane.headers.get('x-request-id')).toMatch(/^req_/);
     const unknownRoute = await harness.request<{ error: { message: string } }>('GET', '/v1/nothing-here', {
       headers: { authorization: `Bearer ${demo.key}` },

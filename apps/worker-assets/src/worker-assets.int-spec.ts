@@ -1,6 +1,6 @@
 import { HoldService } from '@gateway/billing';
 import { createPgPool, createPrismaClient, type PrismaClient } from '@gateway/db';
-import { enqueueTaskStep, QUEUE_NAMES, TaskStore } from '@gateway/tasks';
+import { enqueueTaskStep, QUEUE_NAMES, taskStepJobId, TaskStore } from '@gateway/tasks';
 import { createTestDatabase, type TestDatabase } from '@gateway/testing';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -88,11 +88,15 @@ describe('worker-assets (Postgres, Redis)', () => {
     });
 
     await enqueueTaskStep(queue, task.id);
-    await waitFor(async () => (await store.findById(task.id))?.status === 'failed');
+    // The job ends only once its step returned, after the release: the status alone turns `failed`
+    // just before the ledger write.
+    await waitFor(async () => (await queue.getJob(taskStepJobId(task.id)))?.finishedOn !== undefined);
+    expect(await (await queue.getJob(taskStepJobId(task.id)))?.getState()).toBe('completed');
 
-    expect((await store.findById(task.id))?.failureReason).toBe(
-      'no asynchronous adapter for channel type omega',
-    );
+    expect(await store.findById(task.id)).toMatchObject({
+      status: 'failed',
+      failureReason: 'no asynchronous adapter for channel type omega',
+    });
     const ledger = await prisma.ledgerEntry.findMany({
       where: { requestId: 'req_assets' },
       orderBy: { id: 'asc' },

@@ -152,6 +152,16 @@ describe('worker-video (Postgres, Redis)', () => {
     return { taskId: task.id, holdRequestId };
   }
 
+  /**
+   * Waits for the task's step job to end and returns the state it ended in. BullMQ ends the job only
+   * once the step returned, after its settlement or release; the task's status alone turns terminal
+   * just before that ledger write, so a test that stopped at the status could read the ledger early.
+   */
+  async function stepJobEndState(taskId: string): Promise<string | undefined> {
+    await waitFor(async () => (await queue.getJob(taskStepJobId(taskId)))?.finishedOn !== undefined);
+    return (await queue.getJob(taskStepJobId(taskId)))?.getState();
+  }
+
   async function ledgerKinds(requestId: string): Promise<Array<[string, bigint]>> {
     const rows = await prisma.ledgerEntry.findMany({ where: { requestId }, orderBy: { id: 'asc' } });
     return rows.map((row) => [row.kind, row.amount]);
@@ -170,7 +180,7 @@ describe('worker-video (Postgres, Redis)', () => {
     await startWorker(adapter);
     const { taskId, holdRequestId } = await queuedVideoTask();
 
-    await waitFor(async () => (await store.findById(taskId))?.status === 'completed');
+    expect(await stepJobEndState(taskId)).toBe('completed');
 
     expect(adapter.submissions).toEqual([taskId]);
     expect(adapter.storedHandleAtPoll).toEqual([
@@ -179,6 +189,7 @@ describe('worker-video (Postgres, Redis)', () => {
       { upstreamTaskId: 'gamma-1' },
     ]);
     expect(await store.findById(taskId)).toMatchObject({
+      status: 'completed',
       progress: 100,
       resultUrl: 'http://upstream.test/boat.mp4',
     });
@@ -186,8 +197,6 @@ describe('worker-video (Postgres, Redis)', () => {
       ['hold', HOLD_MICROS],
       ['capture', HOLD_MICROS],
     ]);
-    await waitFor(async () => (await queue.getJob(taskStepJobId(taskId)))?.finishedOn !== undefined);
-    expect(await (await queue.getJob(taskStepJobId(taskId)))?.getState()).toBe('completed');
   });
 
   it('does not resubmit when a worker dies mid-poll and another one takes the task over', async () => {
@@ -205,9 +214,14 @@ describe('worker-video (Postgres, Redis)', () => {
     apps.splice(apps.indexOf(first), 1);
     expect((await store.findById(taskId))?.status).toBe('processing');
 
+    // The abandoned job's lock expires unrenewed and the second worker's stalled-job check takes it over.
     await startWorker(adapter);
-    await waitFor(async () => (await store.findById(taskId))?.status === 'completed');
+    expect(await stepJobEndState(taskId)).toBe('completed');
 
+    expect(await store.findById(taskId)).toMatchObject({
+      status: 'completed',
+      resultUrl: 'http://upstream.test/late.mp4',
+    });
     expect(adapter.submissions).toEqual([taskId]);
     expect(adapter.polledHandles).toEqual([
       { upstreamTaskId: 'gamma-1' },
@@ -223,11 +237,12 @@ describe('worker-video (Postgres, Redis)', () => {
     await startWorker();
     const { taskId, holdRequestId } = await queuedVideoTask();
 
-    await waitFor(async () => (await store.findById(taskId))?.status === 'failed');
+    expect(await stepJobEndState(taskId)).toBe('completed');
 
-    expect((await store.findById(taskId))?.failureReason).toBe(
-      'no asynchronous adapter for channel type gamma',
-    );
+    expect(await store.findById(taskId)).toMatchObject({
+      status: 'failed',
+      failureReason: 'no asynchronous adapter for channel type gamma',
+    });
     expect(await ledgerKinds(holdRequestId)).toEqual([
       ['hold', HOLD_MICROS],
       ['release', HOLD_MICROS],

@@ -25,7 +25,9 @@ export class ApiKeyGuard implements CanActivate {
       const hint = family === 'native' ? ' (or x-vendor-api-key: <key>, or ?key=<key>)' : '';
       throw new GatewayError('unauthenticated', REJECTION_MESSAGES.missing.replace('.', `${hint}.`));
     }
-    const resolution = await this.keys.resolve(credential);
+    const resolution = await this.keys.resolve(credential).catch((error: unknown) => {
+      throw new GatewayError('service_unavailable', 'Keys cannot be checked right now; retry shortly.', { cause: error });
+    });
     if ('reason' in resolution)
       throw new GatewayError('unauthenticated', REJECTION_MESSAGES[resolution.reason]);
     gatewayState(request).apiKey = resolution;

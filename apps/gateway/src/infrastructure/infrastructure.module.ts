@@ -16,6 +16,7 @@ import {
   CONFIG,
   LOGGER,
   METRICS,
+  MONEY_PG_POOL,
   PG_POOL,
   PRISMA,
   REDIS,
@@ -30,6 +31,8 @@ export interface InfrastructureOptions {
 }
 
 const CHANNEL_REFRESH_MS = 30_000;
+/** Every open stream holds one upstream connection: enough for thousands of concurrent streams. */
+const UPSTREAM_CONNECTIONS_PER_ORIGIN = 4096;
 
 /**
  * Connections and the long-lived services built on them. One pg pool serves Prisma and the hot
@@ -50,6 +53,10 @@ export class InfrastructureModule implements OnApplicationShutdown {
         },
         { provide: METRICS, useFactory: () => createMetrics() },
         { provide: PG_POOL, useFactory: () => createPgPool(config.databaseUrl, config.databasePoolSize) },
+        {
+          provide: MONEY_PG_POOL,
+          useFactory: () => createPgPool(config.databaseUrl, config.databasePoolSize, { asynchronousCommit: true }),
+        },
         { provide: PRISMA, inject: [PG_POOL], useFactory: (pool: Pool) => createPrismaClient(pool) },
         { provide: REDIS, useFactory: () => new Redis(config.redisUrl, { maxRetriesPerRequest: null }) },
         {
@@ -58,7 +65,11 @@ export class InfrastructureModule implements OnApplicationShutdown {
         },
         {
           provide: UPSTREAM_HTTP,
-          useFactory: () => createUndiciHttpClient({ headersTimeoutMs: config.upstreamHeadersTimeoutMs }),
+          useFactory: () =>
+            createUndiciHttpClient({
+              headersTimeoutMs: config.upstreamHeadersTimeoutMs,
+              connectionsPerOrigin: UPSTREAM_CONNECTIONS_PER_ORIGIN,
+            }),
         },
         {
           provide: SETTLEMENT_QUEUE,
@@ -100,10 +111,10 @@ export class InfrastructureModule implements OnApplicationShutdown {
         },
         { provide: PriceBook, inject: [PRISMA], useFactory: (prisma: PrismaClient) => new PriceBook(prisma) },
         PriceSync,
-        { provide: HoldService, inject: [PG_POOL], useFactory: (pool: Pool) => new HoldService(pool) },
+        { provide: HoldService, inject: [MONEY_PG_POOL], useFactory: (pool: Pool) => new HoldService(pool) },
         {
           provide: SettlementService,
-          inject: [PG_POOL, PRISMA],
+          inject: [MONEY_PG_POOL, PRISMA],
           useFactory: (pool: Pool, prisma: PrismaClient) => new SettlementService(pool, prisma),
         },
         {
@@ -136,6 +147,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
 
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
+    @Inject(MONEY_PG_POOL) private readonly moneyPool: Pool,
     @Inject(PRISMA) private readonly prisma: PrismaClient,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(REDIS_SUBSCRIBER) private readonly subscriber: Redis,
@@ -149,7 +161,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
     await this.settlementQueue.close();
     await this.http.close();
     await this.prisma.$disconnect();
-    await this.pool.end();
+    await Promise.all([this.pool.end(), this.moneyPool.end()]);
     this.subscriber.disconnect();
     await this.redis.quit();
     this.logger.info('connections closed');

@@ -3,6 +3,8 @@ export const CONFIG = Symbol('CONFIG');
 export const LOGGER = Symbol('LOGGER');
 export const METRICS = Symbol('METRICS');
 export const PG_POOL = Symbol('PG_POOL');
+/** Hot-path money writes (holds, settlements), committed asynchronously: see createPgPool. */
+export const MONEY_PG_POOL = Symbol('MONEY_PG_POOL');
 export const PRISMA = Symbol('PRISMA');
 export const REDIS = Symbol('REDIS');
 export const REDIS_SUBSCRIBER = Symbol('REDIS_SUBSCRIBER');

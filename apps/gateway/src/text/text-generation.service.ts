@@ -96,15 +96,20 @@ export class TextGenerationService {
       this.recordRefusal(ingress, request, key, error);
       throw error;
     }
-    const hold = await this.holds.take({
-      requestId: request.id,
-      accountId: key.accountId,
-      keyId: key.id,
-      model: ingress.model,
-      route: ingress.route,
-      amount: admission.holdMicros,
-      ttlMs: this.config.holdTtlMs,
-    });
+    const hold = await this.holds
+      .take({
+        requestId: request.id,
+        accountId: key.accountId,
+        keyId: key.id,
+        model: ingress.model,
+        route: ingress.route,
+        amount: admission.holdMicros,
+        ttlMs: this.config.holdTtlMs,
+      })
+      .catch((error: unknown) => {
+        this.logger.error({ err: error, requestId: request.id }, 'hold failed');
+        throw new GatewayError('service_unavailable', 'Billing is unavailable right now; retry shortly.');
+      });
     if (!hold.ok) {
       const error = new GatewayError(
         'insufficient_balance',

@@ -2,68 +2,99 @@ import type { Pool } from 'pg';
 import type { TakeHoldInput, TakeHoldResult } from './hold.types';
 
 /**
- * One statement, so one round trip and one implicit transaction. The conditional UPDATE takes the
- * account's row lock, so concurrent holds on one account run one after another and each sees the held
- * amount of the previous one: they can never overspend. The hold row and its ledger row are written only
- * when the UPDATE matched. The final SELECT reads the statement's snapshot, which is all a refusal needs.
+ * The `take_holds` function (migration `batched_holds`) decides each hold in the order given: the
+ * conditional UPDATE takes the account's row lock and sees the holds taken before it, so holds can
+ * never overspend, alone or batched. The hold row and its ledger row are written only when it matched.
  */
-const takeHoldStatement = {
-  name: 'billing_take_hold',
-  text: `
-WITH reserved AS (
-  UPDATE accounts
-     SET held = held + $4::int8, updated_at = now() AT TIME ZONE 'UTC'
-   WHERE id = $2::text AND balance - held + overdraft_limit >= $4::int8
-  RETURNING id
-), hold_row AS (
-  INSERT INTO holds (request_id, account_id, key_id, model, route, amount, status, created_at, expires_at)
-  SELECT $1::text, id, $3::text, $5::text, $6::text, $4::int8, 'open', now() AT TIME ZONE 'UTC',
-         (now() AT TIME ZONE 'UTC') + $7::int8 * interval '1 millisecond'
-    FROM reserved
-), ledger_row AS (
-  INSERT INTO ledger_entries (account_id, kind, amount, idempotency_key, request_id, created_at)
-  SELECT id, 'hold', $4::int8, 'hold:' || $1::text, $1::text, now() AT TIME ZONE 'UTC'
-    FROM reserved
-)
-SELECT EXISTS (SELECT 1 FROM reserved) AS taken,
-       (SELECT balance - held + overdraft_limit FROM accounts WHERE id = $2::text)::text AS available`,
+const takeHoldsStatement = {
+  name: 'billing_take_holds',
+  text: 'SELECT request_id, taken, available FROM take_holds($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int8[], $7::int8[])',
 };
 
 interface TakeHoldRow {
+  request_id: string;
   taken: boolean;
   available: string | null;
 }
 
-/** Reserves an upper bound of a request's cost before the upstream call. */
+interface PendingHold {
+  input: TakeHoldInput;
+  resolve(result: TakeHoldResult): void;
+  reject(error: unknown): void;
+}
+
+/** Most holds sent in one statement. */
+const MAX_BATCH = 256;
+/** Statements in flight at once; holds arriving meanwhile wait and go together in the next one. */
+const MAX_IN_FLIGHT = 2;
+
+/**
+ * Reserves an upper bound of a request's cost before the upstream call. A hold goes to Postgres at once
+ * when no statement is in flight (no added latency); under load, holds that arrive while statements
+ * are in flight are sent together, so one round trip and one commit serve many requests.
+ */
 export class HoldService {
+  private waiting: PendingHold[] = [];
+  private inFlight = 0;
+
   constructor(private readonly pool: Pool) {}
 
   /**
-   * Takes the hold, or refuses it when the account cannot cover it. A second take for the same request
-   * id fails with the database's unique violation and changes nothing: a request holds once.
+   * Takes the hold, or refuses it when the account cannot cover it. Request ids must be unique: a
+   * second take for the same id fails (with the other holds of its batch) and changes nothing.
    */
-  async take(input: TakeHoldInput): Promise<TakeHoldResult> {
-    if (input.amount < 0n) throw new RangeError(`hold amount must not be negative, got ${input.amount}`);
+  take(input: TakeHoldInput): Promise<TakeHoldResult> {
+    if (input.amount < 0n)
+      return Promise.reject(new RangeError(`hold amount must not be negative, got ${input.amount}`));
     if (!Number.isSafeInteger(input.ttlMs) || input.ttlMs <= 0) {
-      throw new RangeError(`hold ttlMs must be a positive whole number, got ${input.ttlMs}`);
+      return Promise.reject(new RangeError(`hold ttlMs must be a positive whole number, got ${input.ttlMs}`));
     }
-    const { rows } = await this.pool.query<TakeHoldRow>({
-      ...takeHoldStatement,
-      values: [
-        input.requestId,
-        input.accountId,
-        input.keyId,
-        input.amount.toString(),
-        input.model,
-        input.route,
-        input.ttlMs,
-      ],
+    return new Promise<TakeHoldResult>((resolve, reject) => {
+      this.waiting.push({ input, resolve, reject });
+      this.sendWaiting();
     });
-    const [row] = rows;
-    if (row?.available === null || row?.available === undefined) {
-      throw new Error(`cannot hold for unknown account ${input.accountId}`);
-    }
-    if (row.taken) return { ok: true };
-    return { ok: false, reason: 'insufficient_balance', availableMicros: BigInt(row.available) };
   }
+
+  private sendWaiting(): void {
+    while (this.waiting.length > 0 && this.inFlight < MAX_IN_FLIGHT) {
+      const batch = this.waiting.splice(0, MAX_BATCH);
+      this.inFlight += 1;
+      void this.send(batch).finally(() => {
+        this.inFlight -= 1;
+        this.sendWaiting();
+      });
+    }
+  }
+
+  private async send(batch: PendingHold[]): Promise<void> {
+    // One lock order for every batch (accounts by id), so concurrent batches cannot deadlock.
+    const ordered = [...batch].sort((a, b) =>
+      a.input.accountId < b.input.accountId ? -1 : a.input.accountId > b.input.accountId ? 1 : 0,
+    );
+    try {
+      const { rows } = await this.pool.query<TakeHoldRow>({
+        ...takeHoldsStatement,
+        values: [
+          ordered.map((pending) => pending.input.requestId),
+          ordered.map((pending) => pending.input.accountId),
+          ordered.map((pending) => pending.input.keyId),
+          ordered.map((pending) => pending.input.model),
+          ordered.map((pending) => pending.input.route),
+          ordered.map((pending) => pending.input.amount.toString()),
+          ordered.map((pending) => pending.input.ttlMs),
+        ],
+      });
+      rows.forEach((row, index) => settleTake(ordered[index], row));
+    } catch (error) {
+      for (const pending of ordered) pending.reject(error);
+    }
+  }
+}
+
+function settleTake(pending: PendingHold, row: TakeHoldRow | undefined): void {
+  if (row?.taken) return pending.resolve({ ok: true });
+  if (row?.available === null || row?.available === undefined) {
+    return pending.reject(new Error(`cannot hold for unknown account ${pending.input.accountId}`));
+  }
+  pending.resolve({ ok: false, reason: 'insufficient_balance', availableMicros: BigInt(row.available) });
 }

@@ -15,6 +15,14 @@ export function requestIdFrom(headerValue?: string | readonly string[]): string 
   return newRequestId();
 }
 
+/**
+ * Unique across instances and restarts without a random draw per request: a random prefix per
+ * process (96 bits) and a counter.
+ */
+const PROCESS_PREFIX = randomBytes(12).toString('base64url');
+let sequence = 0;
+
 export function newRequestId(): string {
-  return `req_${randomBytes(12).toString('base64url')}`;
+  sequence += 1;
+  return `req_${PROCESS_PREFIX}${sequence.toString(36)}`;
 }

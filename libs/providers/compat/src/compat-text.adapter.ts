@@ -1,11 +1,6 @@
 import {
-  createEventTextStream,
-  isSuccessStatus,
-  linkAbortController,
-  malformedAnswerError,
-  parseJsonObject,
-  readServerSentEvents,
-  upstreamErrorFromResponse,
+  postForEventStream,
+  postForJsonObject,
   type TextAdapter,
   type TextResponse,
 } from '@gateway/providers-core';
@@ -19,47 +14,32 @@ export const compatTextAdapter: TextAdapter = {
   dialect: 'openai',
 
   async generate(call, context) {
-    const response = await context.http.request({
-      method: 'POST',
-      url: compatChatUrl(context.channel.baseUrl),
-      headers: compatHeaders(context.channel.secret),
-      body: toCompatChatBody(call, false),
-      signal: context.signal,
-      headersTimeoutMs: context.headersTimeoutMs,
-    });
-    if (!isSuccessStatus(response.status))
-      throw await upstreamErrorFromResponse(response, classifyCompatError);
-    const body = await response.bytes();
-    const payload = parseJsonObject(body.toString('utf8'));
-    if (!payload) throw malformedAnswerError(response.status);
+    const { body, payload } = await postForJsonObject(
+      context,
+      {
+        url: compatChatUrl(context.channel.baseUrl),
+        headers: compatHeaders(context.channel.secret),
+        body: toCompatChatBody(call, false),
+      },
+      classifyCompatError,
+    );
     const result: TextResponse = { body, payload };
     const usage = tokenUsageFromCompat(payload.usage);
     if (usage) result.usage = usage;
     return result;
   },
 
-  async stream(call, context) {
-    const abortController = linkAbortController(context.signal);
-    try {
-      const response = await context.http.request({
-        method: 'POST',
+  stream(call, context) {
+    return postForEventStream(
+      context,
+      {
         url: compatChatUrl(context.channel.baseUrl),
         headers: compatHeaders(context.channel.secret),
         body: toCompatChatBody(call, true),
-        signal: abortController.signal,
-        headersTimeoutMs: context.headersTimeoutMs,
-      });
-      if (!isSuccessStatus(response.status))
-        throw await upstreamErrorFromResponse(response, classifyCompatError);
-      return createEventTextStream({
-        events: readServerSentEvents(response.body),
-        abortController,
-        toEvent: fromCompatStreamEvent,
-      });
-    } catch (error) {
-      abortController.unlink();
-      throw error;
-    }
+      },
+      classifyCompatError,
+      fromCompatStreamEvent,
+    );
   },
 
   classify: classifyCompatError,

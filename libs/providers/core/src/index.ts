@@ -6,6 +6,7 @@ export * from './http/address-policy';
 export * from './http/linked-abort.util';
 export * from './http/safe-fetcher';
 export * from './http/undici-http-client';
+export * from './http/upstream-exchange.util';
 export * from './http/upstream-url.util';
 export * from './json-object.util';
 export * from './stream/event-text-stream.util';

@@ -1,11 +1,6 @@
 import {
-  createEventTextStream,
-  isSuccessStatus,
-  linkAbortController,
-  malformedAnswerError,
-  parseJsonObject,
-  readServerSentEvents,
-  upstreamErrorFromResponse,
+  postForEventStream,
+  postForJsonObject,
   type TextAdapter,
   type TextResponse,
 } from '@gateway/providers-core';
@@ -19,19 +14,15 @@ export const kappaTextAdapter: TextAdapter = {
   dialect: 'native',
 
   async generate(call, context) {
-    const response = await context.http.request({
-      method: 'POST',
-      url: kappaModelUrl(context.channel.baseUrl, call.upstreamModel, 'generateContent'),
-      headers: kappaHeaders(context.channel.secret),
-      body: toKappaRequestBody(call),
-      signal: context.signal,
-      headersTimeoutMs: context.headersTimeoutMs,
-    });
-    if (!isSuccessStatus(response.status))
-      throw await upstreamErrorFromResponse(response, classifyKappaError);
-    const body = await response.bytes();
-    const payload = parseJsonObject(body.toString('utf8'));
-    if (!payload) throw malformedAnswerError(response.status);
+    const { body, payload } = await postForJsonObject(
+      context,
+      {
+        url: kappaModelUrl(context.channel.baseUrl, call.upstreamModel, 'generateContent'),
+        headers: kappaHeaders(context.channel.secret),
+        body: toKappaRequestBody(call),
+      },
+      classifyKappaError,
+    );
     const result: TextResponse = { body, payload };
     const usage = tokenUsageFromKappa(payload.usageMetadata);
     if (usage) result.usage = usage;
@@ -40,28 +31,17 @@ export const kappaTextAdapter: TextAdapter = {
     return result;
   },
 
-  async stream(call, context) {
-    const abortController = linkAbortController(context.signal);
-    try {
-      const response = await context.http.request({
-        method: 'POST',
+  stream(call, context) {
+    return postForEventStream(
+      context,
+      {
         url: kappaModelUrl(context.channel.baseUrl, call.upstreamModel, 'streamGenerateContent'),
         headers: kappaHeaders(context.channel.secret),
         body: toKappaRequestBody(call),
-        signal: abortController.signal,
-        headersTimeoutMs: context.headersTimeoutMs,
-      });
-      if (!isSuccessStatus(response.status))
-        throw await upstreamErrorFromResponse(response, classifyKappaError);
-      return createEventTextStream({
-        events: readServerSentEvents(response.body),
-        abortController,
-        toEvent: fromKappaStreamEvent,
-      });
-    } catch (error) {
-      abortController.unlink();
-      throw error;
-    }
+      },
+      classifyKappaError,
+      fromKappaStreamEvent,
+    );
   },
 
   classify: classifyKappaError,

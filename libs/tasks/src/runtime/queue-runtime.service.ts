@@ -61,6 +61,9 @@ export class QueueRuntime implements OnModuleDestroy {
       concurrency: options.concurrency,
       lockDuration: this.lockDurationMs,
       stalledInterval: this.stalledIntervalMs,
+      // A step job lives as long as its task (many polls); BullMQ counts stalls over that whole life,
+      // and every step is safe to re-run, so a few abandoned workers must not fail the task.
+      maxStalledCount: 10,
     });
     worker.on('error', (error) => this.logger.error({ err: error, queue: queueName }, 'queue worker error'));
     worker.on('failed', (job, error) =>

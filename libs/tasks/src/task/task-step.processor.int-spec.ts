@@ -204,6 +204,26 @@ describe('TaskStepProcessor (Postgres)', () => {
     expect(captures).toEqual([{ kind: 'capture', amount: HOLD_MICROS }]);
   });
 
+  it('settles a finished task whose worker died before settling, once however often it re-runs', async () => {
+    const { processor } = harness();
+    const task = await queuedTask();
+    // The worker won the terminal transition, then died before its settlement.
+    expect(await store.transition(task.id, 'queued', 'processing')).toBe(true);
+    expect(
+      await store.transition(task.id, 'processing', 'completed', { resultUrl: 'http://upstream.test/done.mp4' }),
+    ).toBe(true);
+    expect((await ledgerOf(task.holdRequestId ?? '')).map((entry) => entry.kind)).toEqual(['hold']);
+
+    await processor.runStep(task.id);
+    await processor.runStep(task.id);
+
+    const entries = await ledgerOf(task.holdRequestId ?? '');
+    expect(entries).toEqual([
+      { kind: 'hold', amount: HOLD_MICROS },
+      { kind: 'capture', amount: HOLD_MICROS },
+    ]);
+  });
+
   it('fails a task past its deadline and releases its hold without calling the upstream', async () => {
     const { processor, adapter, released } = harness();
     const task = await queuedTask({ deadlineInMs: -1_000 });

@@ -60,7 +60,10 @@ export class TaskStepProcessor {
       return { kind: 'finished', status: undefined };
     }
     const status = openStatusOf(task);
-    if (!status) return { kind: 'finished', status: isTaskStatus(task.status) ? task.status : undefined };
+    if (!status) {
+      await this.settleFinished(task);
+      return { kind: 'finished', status: isTaskStatus(task.status) ? task.status : undefined };
+    }
     if (this.now() >= task.deadlineAt.getTime()) return this.expire(task, status);
 
     const bound = await this.bind(task);
@@ -189,6 +192,20 @@ export class TaskStepProcessor {
     this.deps.logger.info({ taskId: task.id, status: outcome.state }, 'task finished upstream');
     await this.deps.settle({ ...task, ...patch, status: outcome.state }, outcome);
     return { kind: 'finished', status: outcome.state };
+  }
+
+  /**
+   * A worker may die between winning the terminal transition and settling. Settlement applies once per
+   * hold, so a re-run settles again: a no-op when the first settlement landed, the missing one otherwise.
+   */
+  private async settleFinished(task: Task): Promise<void> {
+    if (task.holdRequestId === null) return;
+    if (task.status === 'completed') {
+      const outputs = task.resultUrl === null ? [] : [{ url: task.resultUrl }];
+      await this.deps.settle(task, { state: 'completed', outputs });
+    } else {
+      await this.deps.releaseHold(task.holdRequestId);
+    }
   }
 
   /** Terminal failure without an upstream outcome; the winner releases the hold in full. */

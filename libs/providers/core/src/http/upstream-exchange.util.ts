@@ -1,0 +1,67 @@
+import { malformedAnswerError, upstreamErrorFromResponse } from '../adapter-error.util';
+import { isSuccessStatus } from './upstream-url.util';
+import { parseJsonObject } from '../json-object.util';
+import { createEventTextStream } from '../stream/event-text-stream.util';
+import { readServerSentEvents } from '../stream/sse-reader';
+import type { AdapterContext, TextAdapter, TextStream, TextStreamEvent } from '../text-adapter';
+import { linkAbortController } from './linked-abort.util';
+
+/** What differs between two JSON-over-HTTP wires for one call: where, with which headers, which bytes. */
+export interface UpstreamPost {
+  url: string;
+  headers: Record<string, string>;
+  body: Buffer | string;
+}
+
+export interface JsonObjectAnswer {
+  body: Buffer;
+  payload: Record<string, unknown>;
+}
+
+/**
+ * One POST whose 2xx answer is a JSON object; any other answer becomes the UpstreamError the wire's
+ * classifier assigns. Shared by every synchronous adapter so they differ only in their wire details.
+ */
+export async function postForJsonObject(
+  context: AdapterContext,
+  post: UpstreamPost,
+  classify: TextAdapter['classify'],
+): Promise<JsonObjectAnswer> {
+  const response = await context.http.request({
+    method: 'POST',
+    ...post,
+    signal: context.signal,
+    headersTimeoutMs: context.headersTimeoutMs,
+  });
+  if (!isSuccessStatus(response.status)) throw await upstreamErrorFromResponse(response, classify);
+  const body = await response.bytes();
+  const payload = parseJsonObject(body.toString('utf8'));
+  if (!payload) throw malformedAnswerError(response.status);
+  return { body, payload };
+}
+
+/**
+ * One POST answered with Server-Sent Events. Resolves once the upstream accepted (2xx headers); the
+ * stream owns an abort controller linked to the call's signal, so abort() closes the connection.
+ */
+export async function postForEventStream(
+  context: AdapterContext,
+  post: UpstreamPost,
+  classify: TextAdapter['classify'],
+  toEvent: (data: string) => TextStreamEvent | undefined,
+): Promise<TextStream> {
+  const abortController = linkAbortController(context.signal);
+  try {
+    const response = await context.http.request({
+      method: 'POST',
+      ...post,
+      signal: abortController.signal,
+      headersTimeoutMs: context.headersTimeoutMs,
+    });
+    if (!isSuccessStatus(response.status)) throw await upstreamErrorFromResponse(response, classify);
+    return createEventTextStream({ events: readServerSentEvents(response.body), abortController, toEvent });
+  } catch (error) {
+    abortController.unlink();
+    throw error;
+  }
+}
