@@ -7,7 +7,7 @@
 //   --profile               the gateway runs under --cpu-prof; its self time is grouped by package
 //   --no-build              use the existing dist/
 import { execFileSync, execSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { cpus, release, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,9 +76,37 @@ const startedAt = new Date();
 const resultsDirName = startedAt.toISOString().replace(/[:.]/g, '-');
 const resultsDir = join(root, 'bench', 'results', resultsDirName);
 const profileDir = options.profile ? join(resultsDir, 'profile') : null;
-mkdirSync(join(resultsDir, 'bodies'), { recursive: true });
 const log = (message) =>
   console.log(`[bench ${((Date.now() - startedAt) / 1000).toFixed(0).padStart(4)}s] ${message}`);
+
+// One run at a time: a second one would drop gateway_bench and rebuild dist/ under the first.
+const lockPath = join(root, 'bench', 'results', '.lock');
+mkdirSync(dirname(lockPath), { recursive: true });
+function isRunning(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+try {
+  writeFileSync(lockPath, String(process.pid), { flag: 'wx' });
+} catch {
+  const holder = Number(readFileSync(lockPath, 'utf8'));
+  if (holder && isRunning(holder)) {
+    console.error(
+      `another benchmark run (pid ${holder}) owns gateway_bench, the Redis prefix and dist/; wait for it`,
+    );
+    process.exit(1);
+  }
+  writeFileSync(lockPath, String(process.pid));
+}
+process.on('exit', () => {
+  if (existsSync(lockPath) && readFileSync(lockPath, 'utf8') === String(process.pid)) unlinkSync(lockPath);
+});
+
+mkdirSync(join(resultsDir, 'bodies'), { recursive: true });
 
 const wrk = wrkVersion();
 if (!wrk) {

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CHECKS, checklistRows, checkStatus, deriveFigures, formatCheckValue, renderSummary } from './summary.mjs';
+import {
+  CHECKS,
+  checklistRows,
+  checkStatus,
+  deriveFigures,
+  formatCheckValue,
+  renderSummary,
+} from './summary.mjs';
 
 const check = (metric) => CHECKS.find((candidate) => candidate.metric.startsWith(metric));
 

@@ -64,13 +64,17 @@ describe('operations: health, readiness, metrics, docs, request ids, graceful sh
     expect(ui.text).toMatch(/swagger/i);
   });
 
-  it('returns a request id on every response, keeping a sane one the client sent', async () => {
+  it('returns its own request id on every response, echoing a sane one the client sent', async () => {
     const own = await harness.request('GET', '/healthz', { headers: { 'x-request-id': 'client-id-123' } });
-    expect(own.headers.get('x-request-id')).toBe('client-id-123');
+    expect(own.headers.get('x-request-id')).toMatch(/^req_/);
+    expect(own.headers.get('x-client-request-id')).toBe('client-id-123');
+    const again = await harness.request('GET', '/healthz', { headers: { 'x-request-id': 'client-id-123' } });
+    expect(again.headers.get('x-request-id')).not.toBe(own.headers.get('x-request-id'));
     const insane = await harness.request('GET', '/healthz', {
       headers: { 'x-request-id': 'bad id with spaces' },
     });
     expect(insane.headers.get('x-request-id')).toMatch(/^req_/);
+    expect(insane.headers.get('x-client-request-id')).toBeNull();
     const unknownRoute = await harness.request<{ error: { message: string } }>('GET', '/v1/nothing-here', {
       headers: { authorization: `Bearer ${demo.key}` },
     });

@@ -20,8 +20,12 @@ describe('kappa image models and content policy outcomes', () => {
   afterAll(() => harness.close());
 
   const lastUpstreamBody = async () => {
-    const entries = (await (await fetch(`${harness.simulatorUrl}/__sim/requests?limit=1`)).json()) as JournalEntry[];
-    return JSON.parse(entries[entries.length - 1].body) as { generationConfig?: { imageConfig?: { imageSize?: string } } };
+    const entries = (await (
+      await fetch(`${harness.simulatorUrl}/__sim/requests?limit=1`)
+    ).json()) as JournalEntry[];
+    return JSON.parse(entries[entries.length - 1].body) as {
+      generationConfig?: { imageConfig?: { imageSize?: string } };
+    };
   };
 
   const imageRequest = (imageSize: string) => ({
@@ -35,14 +39,20 @@ describe('kappa image models and content policy outcomes', () => {
         ],
       },
     ],
-    generationConfig: { responseModalities: ['TEXT', 'IMAGE'], imageConfig: { aspectRatio: '16:9', imageSize } },
+    generationConfig: {
+      responseModalities: ['TEXT', 'IMAGE'],
+      imageConfig: { aspectRatio: '16:9', imageSize },
+    },
   });
 
   it('returns image output as inlineData for several input images, honouring 2K on the pro model', async () => {
     const answer = await generate(harness.url, demo.key, 'kappa-3-pro-image-preview', imageRequest('2K'));
     expect(answer.status).toBe(200);
-    const parts = (answer.json['candidates'] as { content: { parts: Record<string, unknown>[] } }[])[0].content.parts;
-    const image = parts.find((part) => part['inlineData']) as { inlineData: { mimeType: string; data: string } };
+    const parts = (answer.json['candidates'] as { content: { parts: Record<string, unknown>[] } }[])[0]
+      .content.parts;
+    const image = parts.find((part) => part['inlineData']) as {
+      inlineData: { mimeType: string; data: string };
+    };
     expect(image.inlineData.mimeType).toBe('image/png');
     expect(Buffer.from(image.inlineData.data, 'base64').subarray(1, 4).toString()).toBe('PNG');
     expect((await lastUpstreamBody()).generationConfig?.imageConfig?.imageSize).toBe('2K');
@@ -51,7 +61,9 @@ describe('kappa image models and content policy outcomes', () => {
   it('refuses a size tier beyond 2K on the pro model, naming the field', async () => {
     const answer = await generate(harness.url, demo.key, 'kappa-3-pro-image-preview', imageRequest('4K'));
     expect(answer.status).toBe(400);
-    expect((answer.json['error'] as { message: string }).message).toMatch(/generationConfig\.imageConfig\.imageSize/);
+    expect((answer.json['error'] as { message: string }).message).toMatch(
+      /generationConfig\.imageConfig\.imageSize/,
+    );
   });
 
   it('falls back to 1K on the flash image model', async () => {
@@ -68,10 +80,9 @@ describe('kappa image models and content policy outcomes', () => {
     expect(answer.json['promptFeedback']).toMatchObject({ blockReason: 'SAFETY' });
     expect(answer.json['candidates'] ?? []).toEqual([]);
     await harness.settled();
-    const logs = await harness.adminOk<{ items: { endReason: string; outputTokens: number; model: string }[] }>(
-      'GET',
-      '/admin/logs?endReason=prompt_blocked',
-    );
+    const logs = await harness.adminOk<{
+      items: { endReason: string; outputTokens: number; model: string }[];
+    }>('GET', '/admin/logs?endReason=prompt_blocked');
     expect(logs.items).toHaveLength(1);
     expect(logs.items[0].outputTokens).toBe(0);
   });

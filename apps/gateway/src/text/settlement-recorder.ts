@@ -6,6 +6,12 @@ import { TEXT_SETTLEMENT_JOB_NAME, textSettlementJobOptions, toSettlementJob } f
 import { LOGGER, SETTLEMENT_QUEUE } from '../infrastructure/tokens';
 
 const MAX_BATCH = 256;
+/**
+ * Settlements gather for this long before one transaction writes them. A settlement updates the
+ * account row that the next request's hold also needs; writing one per request would make holds wait
+ * on it. Clients never wait for this: it runs after their answer.
+ */
+const FLUSH_DELAY_MS = 10;
 
 /**
  * Settlements and request logs are written after the response, off the hot path, batched: while one
@@ -47,7 +53,7 @@ export class SettlementRecorder implements BeforeApplicationShutdown {
   }
 
   private scheduleFlush(): void {
-    this.flushing ??= new Promise<void>((resolve) => setImmediate(resolve))
+    this.flushing ??= new Promise<void>((resolve) => setTimeout(resolve, FLUSH_DELAY_MS))
       .then(() => this.flush())
       .finally(() => {
         this.flushing = undefined;

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
@@ -79,10 +78,7 @@ export class TextGenerationService {
   async handle(ingress: TextIngress, request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const state = gatewayState(request);
     const key = state.apiKey as ResolvedKey;
-    const identity = {
-      responseId: `resp_${randomUUID().replace(/-/g, '')}`,
-      createdSeconds: Math.floor(Date.now() / 1000),
-    };
+    const identity = { responseId: `chatcmpl-${request.id}`, createdSeconds: Math.floor(state.startedAt / 1000) };
     let admission: TextAdmission;
     try {
       admission = admitTextRequest(
