@@ -9,7 +9,10 @@ const POST_SCRIPT = join(dirname(fileURLToPath(import.meta.url)), '..', 'wrk', '
 export function wrkVersion() {
   const result = spawnSync('wrk', ['-v'], { encoding: 'utf8' });
   if (result.error) return null;
-  const line = `${result.stdout}${result.stderr}`.split('\n')[0].trim();
+  const line = `${result.stdout}${result.stderr}`
+    .split('\n')[0]
+    .replace(/\s+Copyright.*$/, '')
+    .trim();
   return line || 'wrk (unknown version)';
 }
 
