@@ -41,8 +41,8 @@ async function admin(baseUrl, adminToken, method, path, body) {
 export async function seedDemo({ gatewayUrl, adminToken, simulatorUrl }) {
   await admin(gatewayUrl, adminToken, 'PUT', '/admin/prices', { prices: DEMO_PRICES });
   const channels = await admin(gatewayUrl, adminToken, 'GET', '/admin/channels');
-  const existing = new Set(
-    (Array.isArray(channels) ? channels : (channels.data ?? [])).map((channel) => channel.name),
+  const existing = new Map(
+    (Array.isArray(channels) ? channels : (channels.data ?? [])).map((channel) => [channel.name, channel.id]),
   );
   const wanted = [
     {
@@ -63,8 +63,15 @@ export async function seedDemo({ gatewayUrl, adminToken, simulatorUrl }) {
       priority: 0,
     },
   ];
+  // A channel left by an earlier run is pointed at this run's simulator (its port may differ).
   for (const channel of wanted) {
-    if (!existing.has(channel.name)) await admin(gatewayUrl, adminToken, 'POST', '/admin/channels', channel);
+    const id = existing.get(channel.name);
+    if (id === undefined) await admin(gatewayUrl, adminToken, 'POST', '/admin/channels', channel);
+    else {
+      const update = { ...channel };
+      delete update.type;
+      await admin(gatewayUrl, adminToken, 'PATCH', `/admin/channels/${id}`, update);
+    }
   }
   const account = await admin(gatewayUrl, adminToken, 'POST', '/admin/accounts', { name: 'demo' });
   await admin(gatewayUrl, adminToken, 'POST', `/admin/accounts/${account.id}/credits`, {
