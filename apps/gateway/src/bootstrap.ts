@@ -21,7 +21,6 @@ export interface GatewayApp {
   shutdown(): Promise<void>;
 }
 
-
 export async function createGatewayApp(
   config: GatewayConfig,
   options: InfrastructureOptions = {},

@@ -26,7 +26,9 @@ export class ApiKeyGuard implements CanActivate {
       throw new GatewayError('unauthenticated', REJECTION_MESSAGES.missing.replace('.', `${hint}.`));
     }
     const resolution = await this.keys.resolve(credential).catch((error: unknown) => {
-      throw new GatewayError('service_unavailable', 'Keys cannot be checked right now; retry shortly.', { cause: error });
+      throw new GatewayError('service_unavailable', 'Keys cannot be checked right now; retry shortly.', {
+        cause: error,
+      });
     });
     if ('reason' in resolution)
       throw new GatewayError('unauthenticated', REJECTION_MESSAGES[resolution.reason]);

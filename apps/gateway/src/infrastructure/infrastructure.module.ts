@@ -55,7 +55,8 @@ export class InfrastructureModule implements OnApplicationShutdown {
         { provide: PG_POOL, useFactory: () => createPgPool(config.databaseUrl, config.databasePoolSize) },
         {
           provide: MONEY_PG_POOL,
-          useFactory: () => createPgPool(config.databaseUrl, config.databasePoolSize, { asynchronousCommit: true }),
+          useFactory: () =>
+            createPgPool(config.databaseUrl, config.databasePoolSize, { asynchronousCommit: true }),
         },
         { provide: PRISMA, inject: [PG_POOL], useFactory: (pool: Pool) => createPrismaClient(pool) },
         { provide: REDIS, useFactory: () => new Redis(config.redisUrl, { maxRetriesPerRequest: null }) },

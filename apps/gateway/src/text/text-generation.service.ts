@@ -78,7 +78,10 @@ export class TextGenerationService {
   async handle(ingress: TextIngress, request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const state = gatewayState(request);
     const key = state.apiKey as ResolvedKey;
-    const identity = { responseId: `chatcmpl-${request.id}`, createdSeconds: Math.floor(state.startedAt / 1000) };
+    const identity = {
+      responseId: `chatcmpl-${request.id}`,
+      createdSeconds: Math.floor(state.startedAt / 1000),
+    };
     let admission: TextAdmission;
     try {
       admission = admitTextRequest(

@@ -210,7 +210,9 @@ describe('TaskStepProcessor (Postgres)', () => {
     // The worker won the terminal transition, then died before its settlement.
     expect(await store.transition(task.id, 'queued', 'processing')).toBe(true);
     expect(
-      await store.transition(task.id, 'processing', 'completed', { resultUrl: 'http://upstream.test/done.mp4' }),
+      await store.transition(task.id, 'processing', 'completed', {
+        resultUrl: 'http://upstream.test/done.mp4',
+      }),
     ).toBe(true);
     expect((await ledgerOf(task.holdRequestId ?? '')).map((entry) => entry.kind)).toEqual(['hold']);
 
