@@ -4,6 +4,16 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 
+/** What apps, libs and the test kit may import: everything but a concrete channel type and an app. */
+const APP_AND_LIB_DEPENDENCIES = [
+  'type:lib',
+  'type:provider-core',
+  'type:provider-registry',
+  'type:dialect',
+  'type:testing',
+  'type:simulator',
+];
+
 export default [
   {
     ignores: [
@@ -43,36 +53,15 @@ export default [
             },
             {
               sourceTag: 'type:lib',
-              onlyDependOnLibsWithTags: [
-                'type:lib',
-                'type:provider-core',
-                'type:provider-registry',
-                'type:dialect',
-                'type:testing',
-                'type:simulator',
-              ],
+              onlyDependOnLibsWithTags: APP_AND_LIB_DEPENDENCIES,
             },
             {
               sourceTag: 'type:testing',
-              onlyDependOnLibsWithTags: [
-                'type:lib',
-                'type:provider-core',
-                'type:provider-registry',
-                'type:dialect',
-                'type:testing',
-                'type:simulator',
-              ],
+              onlyDependOnLibsWithTags: APP_AND_LIB_DEPENDENCIES,
             },
             {
               sourceTag: 'type:app',
-              onlyDependOnLibsWithTags: [
-                'type:lib',
-                'type:provider-core',
-                'type:provider-registry',
-                'type:dialect',
-                'type:testing',
-                'type:simulator',
-              ],
+              onlyDependOnLibsWithTags: APP_AND_LIB_DEPENDENCIES,
             },
           ],
         },

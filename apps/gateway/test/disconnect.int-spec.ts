@@ -1,22 +1,15 @@
-import { Client } from 'pg';
 import { GatewayHarness, type TextDemo } from './gateway-harness';
 import { streamGenerate } from './native-wire.client';
 
 describe('clients that abort mid-stream', () => {
   let harness: GatewayHarness;
   let demo: TextDemo;
-  let database: Client;
 
   beforeAll(async () => {
     harness = await GatewayHarness.start();
     demo = await harness.seedTextDemo();
-    database = new Client({ connectionString: harness.config.databaseUrl });
-    await database.connect();
   });
-  afterAll(async () => {
-    await database.end();
-    await harness.close();
-  });
+  afterAll(() => harness.close());
 
   const waitFor = async (check: () => Promise<boolean>, timeoutMs: number) => {
     const deadline = Date.now() + timeoutMs;
@@ -51,20 +44,19 @@ describe('clients that abort mid-stream', () => {
 
       await waitFor(async () => {
         await harness.settled();
-        const { rows } = await database.query(
+        const rows = await harness.query<{ n: number }>(
           "select count(*)::int as n from request_logs where model = $1 and end_reason = 'client_disconnect'",
           [model],
         );
         return rows[0].n === 100;
       }, 5000);
 
-      const open = await database.query("select count(*)::int as n from holds where status = 'open'");
-      expect(open.rows[0].n).toBe(0);
-      const sums = await database.query<{ kind: string; total: string }>(
-        'select kind, sum(amount)::text as total from ledger_entries where account_id = $1 group by kind',
-        [demo.accountId],
+      const open = await harness.query<{ n: number }>(
+        "select count(*)::int as n from holds where status = 'open'",
       );
-      const total = (kind: string) => BigInt(sums.rows.find((row) => row.kind === kind)?.total ?? '0');
+      expect(open[0].n).toBe(0);
+      const totals = await harness.ledgerTotals(demo.accountId);
+      const total = (kind: string) => totals[kind];
       const account = await harness.adminOk<{ balanceMicros: string; heldMicros: string }>(
         'GET',
         `/admin/accounts/${demo.accountId}`,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { Pool, type QueryResultRow } from 'pg';
 import { loadConfig, type GatewayConfig } from '@gateway/config';
 import { startSimulator } from '@gateway/simulators';
 import { createTestDatabase } from '@gateway/testing';
@@ -54,6 +55,7 @@ export class GatewayHarness {
   readonly logs: string[] = [];
   private readonly instances: GatewayInstance[] = [];
   private readonly runFileName = `${randomBytes(6).toString('hex')}.txt`;
+  private databasePool: Pool | undefined;
 
   private constructor(
     readonly config: GatewayConfig,
@@ -221,6 +223,23 @@ export class GatewayHarness {
     return { key, keyId: id, accountId, kappaChannelId, compatChannelId };
   }
 
+  /** Reads the harness database directly, to check what the gateway wrote. */
+  async query<T extends QueryResultRow>(sql: string, values: unknown[] = []): Promise<T[]> {
+    this.databasePool ??= new Pool({ connectionString: this.config.databaseUrl, max: 2 });
+    return (await this.databasePool.query<T>(sql, values)).rows;
+  }
+
+  /** Sum of the ledger amounts of an account, by entry kind (hold, capture, release, credit). */
+  async ledgerTotals(accountId: string): Promise<Record<string, bigint>> {
+    const rows = await this.query<{ kind: string; total: string }>(
+      'select kind, sum(amount)::text as total from ledger_entries where account_id = $1 group by kind',
+      [accountId],
+    );
+    const totals: Record<string, bigint> = { hold: 0n, capture: 0n, release: 0n, credit: 0n };
+    for (const row of rows) totals[row.kind] = BigInt(row.total);
+    return totals;
+  }
+
   /** Waits until every settlement and log recorded so far has been written. */
   async settled(): Promise<void> {
     for (const instance of this.instances) await instance.app.app.get(SettlementRecorder).drain();
@@ -228,6 +247,7 @@ export class GatewayHarness {
 
   async close(): Promise<void> {
     for (const instance of this.instances.reverse()) await instance.close();
+    await this.databasePool?.end();
     await this.closeSimulator();
     await this.dropDatabase();
   }

@@ -1,4 +1,3 @@
-import { Client } from 'pg';
 import { GatewayHarness } from './gateway-harness';
 
 interface OpenAiError {
@@ -7,25 +6,11 @@ interface OpenAiError {
 
 describe('money under concurrency', () => {
   let harness: GatewayHarness;
-  let database: Client;
 
   beforeAll(async () => {
     harness = await GatewayHarness.start();
-    database = new Client({ connectionString: harness.config.databaseUrl });
-    await database.connect();
   });
-  afterAll(async () => {
-    await database.end();
-    await harness.close();
-  });
-
-  const sum = async (accountId: string, kind: string): Promise<bigint> => {
-    const { rows } = await database.query<{ total: string }>(
-      'select coalesce(sum(amount), 0)::text as total from ledger_entries where account_id = $1 and kind = $2',
-      [accountId, kind],
-    );
-    return BigInt(rows[0].total);
-  };
+  afterAll(() => harness.close());
 
   it('admits at most what the balance covers among 200 concurrent requests, and the ledger balances', async () => {
     // A per-call price makes the hold and the capture equal, so "covers exactly 10" is exact.
@@ -63,15 +48,17 @@ describe('money under concurrency', () => {
       `/admin/accounts/${accountId}`,
     );
     expect(account.heldMicros).toBe('0');
-    const credits = await sum(accountId, 'credit');
-    const captures = await sum(accountId, 'capture');
-    const holds = await sum(accountId, 'hold');
-    const releases = await sum(accountId, 'release');
+    const {
+      credit: credits,
+      capture: captures,
+      hold: holds,
+      release: releases,
+    } = await harness.ledgerTotals(accountId);
     expect(credits - captures).toBe(BigInt(account.balanceMicros));
     expect(captures).toBe(10_000n);
     expect(holds).toBe(captures + releases);
 
-    const { rows } = await database.query<{ end_reason: string; count: string }>(
+    const rows = await harness.query<{ end_reason: string; count: string }>(
       'select end_reason, count(*)::text as count from request_logs where account_id = $1 group by end_reason',
       [accountId],
     );

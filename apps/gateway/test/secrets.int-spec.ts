@@ -1,18 +1,14 @@
-import { Client } from 'pg';
 import { GatewayHarness } from './gateway-harness';
 
 const CHANNEL_SECRET = 'channel-secret-do-not-leak-7f3a9c';
 
 describe('secrets never leave the gateway', () => {
   let harness: GatewayHarness;
-  let database: Client;
   const adminAnswers: string[] = [];
   let plaintextKeys: string[] = [];
 
   beforeAll(async () => {
     harness = await GatewayHarness.start({ LOG_LEVEL: 'debug' });
-    database = new Client({ connectionString: harness.config.databaseUrl });
-    await database.connect();
 
     await harness.adminOk('PUT', '/admin/prices', {
       prices: [{ model: 'secret-model', inputPerMillion: '1000', outputPerMillion: '1000' }],
@@ -55,19 +51,20 @@ describe('secrets never leave the gateway', () => {
     await harness.settled();
   });
   afterAll(async () => {
-    await database.end();
     await harness.close();
   });
 
   it('stores neither the channel secret nor any plaintext key in the database', async () => {
-    const { rows: tables } = await database.query<{ table_name: string }>(
+    const tables = await harness.query<{ table_name: string }>(
       "select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'",
     );
     expect(tables.length).toBeGreaterThan(5);
     let dump = '';
     for (const { table_name } of tables) {
-      const { rows } = await database.query(`select row_to_json(t)::text as row from "${table_name}" t`);
-      dump += rows.map((row: { row: string }) => row.row).join('\n');
+      const rows = await harness.query<{ row: string }>(
+        `select row_to_json(t)::text as row from "${table_name}" t`,
+      );
+      dump += rows.map((row) => row.row).join('\n');
     }
     expect(dump).toContain('secret-channel');
     expect(dump).not.toContain(CHANNEL_SECRET);
