@@ -107,6 +107,55 @@ describe('HoldService (Postgres)', () => {
     expect((await billing.credits.balanceOf(accountId))?.held).toBe(1_000n);
   });
 
+  it('decides a batch of holds in order, each account against what the holds before it left', async () => {
+    const first = await fundedAccount(3_000n);
+    const second = await fundedAccount(1_000n);
+    const ids = Array.from({ length: 6 }, () => nextRequestId());
+    const batch = [
+      { requestId: ids[0], accountId: first, amount: 2_000n },
+      { requestId: ids[1], accountId: first, amount: 1_500n },
+      { requestId: ids[2], accountId: first, amount: 1_000n },
+      { requestId: ids[3], accountId: 'acct_missing', amount: 1n },
+      { requestId: ids[4], accountId: second, amount: 1_000n },
+      { requestId: ids[5], accountId: second, amount: 1n },
+    ];
+
+    // One statement, as HoldService sends a batch under load.
+    const rows = await billing.prisma.$queryRaw<
+      { request_id: string; taken: boolean; available: string | null }[]
+    >`
+      SELECT request_id, taken, available FROM take_holds(
+        ${batch.map((hold) => hold.requestId)}::text[], ${batch.map((hold) => hold.accountId)}::text[],
+        ${batch.map(() => 'key_1')}::text[], ${batch.map(() => 'omega-text-1')}::text[],
+        ${batch.map(() => '/v1/chat/completions')}::text[], ${batch.map((hold) => hold.amount.toString())}::int8[],
+        ${batch.map(() => 60_000)}::int8[])`;
+
+    expect(rows).toEqual([
+      { request_id: ids[0], taken: true, available: null },
+      { request_id: ids[1], taken: false, available: '1000' },
+      { request_id: ids[2], taken: true, available: null },
+      { request_id: ids[3], taken: false, available: null },
+      { request_id: ids[4], taken: true, available: null },
+      { request_id: ids[5], taken: false, available: '0' },
+    ]);
+    expect((await billing.credits.balanceOf(first))?.held).toBe(3_000n);
+    expect((await billing.credits.balanceOf(second))?.held).toBe(1_000n);
+    const holdRows = await billing.prisma.hold.findMany({
+      where: { requestId: { in: ids } },
+      orderBy: { requestId: 'asc' },
+      select: { requestId: true, amount: true },
+    });
+    expect(holdRows).toEqual(
+      [ids[0], ids[2], ids[4]].sort().map((requestId) => ({
+        requestId,
+        amount: batch.find((hold) => hold.requestId === requestId)?.amount,
+      })),
+    );
+    for (const accountId of [first, second]) {
+      expect((await billing.audit.auditAccount(accountId)).balanced).toBe(true);
+    }
+  });
+
   it('fails loudly for an unknown account', async () => {
     await expect(take('acct_missing', 1n)).rejects.toThrow('unknown account acct_missing');
   });

@@ -2,9 +2,10 @@ import type { Pool } from 'pg';
 import type { TakeHoldInput, TakeHoldResult } from './hold.types';
 
 /**
- * The `take_holds` function (migration `batched_holds`) decides each hold in the order given: the
- * conditional UPDATE takes the account's row lock and sees the holds taken before it, so holds can
- * never overspend, alone or batched. The hold row and its ledger row are written only when it matched.
+ * The `take_holds` function (migrations `batched_holds`, `holds_lock_account_once`) decides each hold in
+ * the order given, against what the holds before it left available: it locks each account row once per
+ * batch, so holds can never overspend, alone or batched. Hold and ledger rows are written for the holds
+ * it took.
  */
 const takeHoldsStatement = {
   name: 'billing_take_holds',
