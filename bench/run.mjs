@@ -6,6 +6,7 @@
 //   --targets a,b           direct, proxy, gateway, gateway-warn, peer
 //   --profile               the gateway runs under --cpu-prof; its self time is grouped by package
 //   --no-build              use the existing dist/
+//   --rounds n, --seconds s override the mode's rounds and seconds per run (quicker comparisons)
 import { execFileSync, execSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { cpus, release, totalmem } from 'node:os';
@@ -30,6 +31,8 @@ const { values: options } = parseArgs({
     targets: { type: 'string' },
     profile: { type: 'boolean', default: false },
     'no-build': { type: 'boolean', default: false },
+    rounds: { type: 'string' },
+    seconds: { type: 'string' },
   },
 });
 
@@ -56,7 +59,16 @@ const SETTINGS = {
   },
 };
 const mode = options.smoke ? 'smoke' : 'full';
-const settings = SETTINGS[mode];
+const settings = {
+  ...SETTINGS[mode],
+  ...(options.rounds ? { rounds: positiveWhole('--rounds', options.rounds) } : {}),
+  ...(options.seconds ? { durationSeconds: positiveWhole('--seconds', options.seconds) } : {}),
+};
+function positiveWhole(name, value) {
+  const number = Number(value);
+  if (!Number.isSafeInteger(number) || number < 1) throw new Error(`${name} must be a whole number ≥ 1`);
+  return number;
+}
 const list = (value) =>
   value
     ?.split(',')
@@ -68,7 +80,8 @@ const scenarios = SCENARIOS.filter(
 // gateway-warn only shows what the info log line costs; smoke runs skip it unless asked for.
 const wantedTargets =
   list(options.targets) ?? TARGET_NAMES.filter((name) => mode === 'full' || name !== 'gateway-warn');
-const filtered = Boolean(options.scenario || options.targets);
+// Only the standard full run rewrites docs/benchmarks.md.
+const filtered = Boolean(options.scenario || options.targets || options.rounds || options.seconds);
 for (const name of wantedTargets) if (!TARGET_NAMES.includes(name)) throw new Error(`unknown target ${name}`);
 if (scenarios.length === 0) throw new Error(`no scenario matches ${options.scenario}`);
 

@@ -4,7 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '@gateway/config';
-import { newRequestId, requestIdFrom } from '@gateway/observability';
+import { createAccessLogger, newRequestId, requestIdFrom } from '@gateway/observability';
 import { AppModule } from './app.module';
 import type { InfrastructureOptions } from './infrastructure/infrastructure.module';
 import { setupApiDocs } from './docs/api-docs';
@@ -44,6 +44,7 @@ export async function createGatewayApp(
   );
   const fastify = app.getHttpAdapter().getInstance();
   const logger = app.get<Logger>(LOGGER);
+  const accessLog = createAccessLogger(logger);
   const responseMetrics = app.get(ResponseMetrics);
 
   registerJsonBodyParser(fastify, config.jsonBodyLimitBytes);
@@ -61,7 +62,7 @@ export async function createGatewayApp(
   fastify.addHook('onResponse', (request, reply, done) => {
     const durationMs = Date.now() - (request as GatewayRequest).gateway.startedAt;
     responseMetrics.observe(request, reply.statusCode, durationMs);
-    logRequest(logger, request, reply.statusCode, durationMs);
+    logRequest(accessLog, request, reply.statusCode, durationMs);
     done();
   });
   setupApiDocs(app);
@@ -83,9 +84,9 @@ export async function createGatewayApp(
   return { app, fastify, logger, shutdown };
 }
 
-function logRequest(logger: Logger, request: FastifyRequest, status: number, durationMs: number): void {
+function logRequest(accessLog: Logger, request: FastifyRequest, status: number, durationMs: number): void {
   if (request.url === '/metrics' || request.url === '/healthz') return;
-  logger.info(
+  accessLog.info(
     { requestId: request.id, method: request.method, route: request.routeOptions.url, status, durationMs },
     'request',
   );

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { createLogger, type GatewayLogger } from './create-logger';
+import { createAccessLogger, createLogger, type GatewayLogger } from './create-logger';
 
 const GATEWAY_KEY = 'gk_Ab12Cd34_' + 'x9Y8z7W6v5U4t3S2r1Q0p9O8n7M6l5K4';
 const BASE64_BLOB = Buffer.alloc(600, 7).toString('base64');
@@ -129,5 +129,30 @@ describe('createLogger', () => {
     logger.info('upstream said: invalid header Bearer abc.def-123');
 
     expect(lines()[0].msg).toBe('upstream said: invalid header Bearer [redacted]');
+  });
+});
+
+describe('createAccessLogger', () => {
+  it('writes to the main logger destination with its name and level', () => {
+    const { logger, lines } = capturingLogger();
+    const accessLog = createAccessLogger(logger);
+
+    accessLog.debug('hidden');
+    accessLog.info({ requestId: 'r1', route: '/v1/chat/completions', status: 200 }, 'request');
+    logger.info('after');
+
+    expect(lines()).toEqual([
+      expect.objectContaining({ name: 'test', level: 30, requestId: 'r1', status: 200, msg: 'request' }),
+      expect.objectContaining({ name: 'test', msg: 'after' }),
+    ]);
+  });
+
+  it('still scrubs credentials that reach its line as text', () => {
+    const { logger, raw } = capturingLogger();
+
+    createAccessLogger(logger).info({ route: `/v1beta/models?key=${GATEWAY_KEY}` }, 'request');
+
+    expect(raw()).not.toContain(GATEWAY_KEY);
+    expect(raw()).toContain('[redacted]');
   });
 });

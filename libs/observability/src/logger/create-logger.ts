@@ -29,3 +29,16 @@ export function createLogger(options: LoggerOptions): GatewayLogger {
   const destination = options.destination ?? pino.destination({ dest: 1, sync: false, minLength: 4096 });
   return pino(pinoOptions, destination);
 }
+
+/**
+ * The logger for the one line per request: same destination, name, level and line scrub as `logger`,
+ * without its redaction by path. That line has a fixed set of fields, none of them a credential, and
+ * the wildcard paths walked every field of every line: about 4 % of the gateway's CPU per request.
+ */
+export function createAccessLogger(logger: GatewayLogger): GatewayLogger {
+  const destination = (logger as unknown as Record<symbol, DestinationStream>)[pino.symbols.streamSym];
+  return pino(
+    { level: logger.level, base: logger.bindings(), hooks: { streamWrite: scrubSensitiveText } },
+    destination,
+  );
+}
