@@ -8,6 +8,7 @@ import { createAccessLogger, newRequestId, requestIdFrom } from '@gateway/observ
 import { AppModule } from './app.module';
 import type { InfrastructureOptions } from './infrastructure/infrastructure.module';
 import { setupApiDocs } from './docs/api-docs';
+import { useLeanAsyncResourceBind } from './http/async-resource-bind';
 import type { GatewayRequest } from './http/gateway-request';
 import { registerJsonBodyParser } from './http/json-body.parser';
 import { ResponseMetrics } from './http/response-metrics';
@@ -25,6 +26,7 @@ export async function createGatewayApp(
   config: GatewayConfig,
   options: InfrastructureOptions = {},
 ): Promise<GatewayApp> {
+  useLeanAsyncResourceBind();
   const adapter = new FastifyAdapter({
     bodyLimit: config.jsonBodyLimitBytes,
     // Always the gateway's own id: it keys the request's hold and log row, so a client reusing its
