@@ -51,6 +51,11 @@ describe('bad input gets a 4xx in the route dialect, no charge, nothing logged a
       /generationConfig\.temperature/,
     ],
     ['a body that is an array', '[1,2]', /JSON object/],
+    [
+      'a reserved key inside function arguments',
+      '{"contents":[{"role":"model","parts":[{"functionCall":{"name":"f","args":{"constructor":"x"}}}]}]}',
+      /contents\[0\]\.parts\[0\]\.functionCall\.args\.constructor uses the reserved key 'constructor'/,
+    ],
   ];
 
   it.each(nativeCases)(
@@ -104,6 +109,11 @@ describe('bad input gets a 4xx in the route dialect, no charge, nothing logged a
     );
     expect(wrongType.status).toBe(400);
     expect(wrongType.body.error.param).toBe('temperature');
+    const reserved = await chat(
+      '{"model":"chat-fast","messages":[{"role":"user","content":"x"}],"tools":[{"type":"function","function":{"name":"f","parameters":{"properties":{"constructor":{}}}}}]}',
+    );
+    expect(reserved.status).toBe(400);
+    expect(reserved.body.error.param).toBe('tools[0].function.parameters.properties.constructor');
     const missing = await chat('{"model":"chat-fast"}');
     expect(missing.status).toBe(400);
     expect(missing.body.error.param).toBe('messages');

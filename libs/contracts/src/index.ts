@@ -1,5 +1,6 @@
 export * from './validation/field-problems.util';
 export * from './validation/validate-body.util';
+export * from './validation/check-body.util';
 export * from './validation/value-checks.util';
 export * from './validation/rule.decorator';
 export * from './validation/field.decorator';

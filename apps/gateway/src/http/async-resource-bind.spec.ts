@@ -21,7 +21,12 @@ describe('useLeanAsyncResourceBind', () => {
     const free = resource.bind(function (this: unknown) {
       return this;
     });
-    const fixed = resource.bind(function (this: unknown) {
+    // Node's bind takes a this argument that @types/node does not declare.
+    const bindWithThis = resource.bind.bind(resource) as (
+      fn: () => unknown,
+      thisArg: unknown,
+    ) => () => unknown;
+    const fixed = bindWithThis(function (this: unknown) {
       return this;
     }, 'given');
     const holder = { free, fixed };

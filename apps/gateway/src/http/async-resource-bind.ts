@@ -21,13 +21,16 @@ export function useLeanAsyncResourceBind(): void {
     if (typeof fn !== 'function') {
       throw new TypeError(`The "fn" argument must be of type function. Received ${typeof fn}`);
     }
-    const resource = this;
-    const bound =
-      thisArg === undefined
-        ? function (this: unknown, ...args: unknown[]) {
-            return resource.runInAsyncScope(fn, this, ...args);
-          }
-        : (...args: unknown[]) => resource.runInAsyncScope(fn, thisArg, ...args);
-    return bound as F;
+    return bindToResource(this, fn, thisArg);
   } as typeof AsyncResource.prototype.bind;
+}
+
+function bindToResource<F extends AnyFunction>(resource: AsyncResource, fn: F, thisArg: unknown): F {
+  const bound =
+    thisArg === undefined
+      ? function (this: unknown, ...args: unknown[]) {
+          return resource.runInAsyncScope(fn, this, ...args);
+        }
+      : (...args: unknown[]) => resource.runInAsyncScope(fn, thisArg, ...args);
+  return bound as F;
 }

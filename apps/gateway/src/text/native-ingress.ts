@@ -1,4 +1,4 @@
-import { NativeGenerateRequestDto, describeProblems, validateBody } from '@gateway/contracts';
+import { NativeGenerateRequestDto, checkBody, describeProblems } from '@gateway/contracts';
 import { normaliseNativeRequest, requestUsesSnakeCase } from '@gateway/dialects';
 import { GatewayError } from '../errors/gateway-error';
 import { applyImageSizeRule } from './image-size.rule';
@@ -30,7 +30,7 @@ export function toNativeIngress(
 ): TextIngress {
   const { model, action } = parseModelAction(modelAction);
   const camelCase = requestUsesSnakeCase(body) ? normaliseNativeRequest(body) : body;
-  const validation = validateBody(NativeGenerateRequestDto, camelCase);
+  const validation = checkBody(NativeGenerateRequestDto, camelCase);
   if (!validation.ok) {
     throw GatewayError.invalidRequest(describeProblems(validation.problems), validation.problems[0]?.field);
   }

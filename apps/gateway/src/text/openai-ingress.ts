@@ -1,4 +1,4 @@
-import { ChatCompletionRequestDto, describeProblems, validateBody } from '@gateway/contracts';
+import { ChatCompletionRequestDto, checkBody, describeProblems } from '@gateway/contracts';
 import { GatewayError } from '../errors/gateway-error';
 import type { TextIngress } from './text-ingress';
 
@@ -13,7 +13,7 @@ interface ChatRequestShape {
 
 /** Validates an OpenAI-style chat completion request and describes it for the text pipeline. */
 export function toOpenAiIngress(body: unknown, rawBody: Buffer | undefined): TextIngress {
-  const validation = validateBody(ChatCompletionRequestDto, body);
+  const validation = checkBody(ChatCompletionRequestDto, body);
   if (!validation.ok) {
     throw GatewayError.invalidRequest(describeProblems(validation.problems), validation.problems[0]?.field);
   }

@@ -1,15 +1,20 @@
+import { checkBody, provesValid } from '../validation/check-body.util';
 import { FieldProblem, validateBody } from '../validation/validate-body.util';
 import { NativeGenerateRequestDto } from './native-generate-request.dto';
 
+/** Every refused body of this file is also refused by checkBody, with the same problems. */
 function problemsOf(body: unknown): FieldProblem[] {
   const result = validateBody(NativeGenerateRequestDto, body);
   if (result.ok) throw new Error('expected the request to be refused');
+  expect(checkBody(NativeGenerateRequestDto, body)).toEqual(result);
   return result.problems;
 }
 
+/** Every accepted body of this file is also accepted by the plain rules alone, without instances. */
 function acceptedValue(body: unknown): NativeGenerateRequestDto {
   const result = validateBody(NativeGenerateRequestDto, body);
   if (!result.ok) throw new Error(`expected the request to pass: ${JSON.stringify(result.problems)}`);
+  expect(provesValid(NativeGenerateRequestDto, body)).toBe(true);
   return result.value;
 }
 
@@ -337,5 +342,37 @@ describe('NativeGenerateRequestDto', () => {
       'generationConfig.maxOutputTokens',
       'cachedContent',
     ]);
+  });
+
+  describe('checkBody, the check of the native route', () => {
+    it.each([
+      [
+        'unknown fields at every depth',
+        { ...textOnly([{ text: 'Hi', videoMetadata: {} }]), labels: {} },
+        true,
+      ],
+      ['a field set to undefined', { ...minimal, cachedContent: undefined }, true],
+      [
+        'a schema property named like an Object method',
+        {
+          ...minimal,
+          generationConfig: { responseSchema: { properties: { toString: { type: 'STRING' } } } },
+        },
+        true,
+      ],
+      ['a __proto__ key', JSON.parse('{"contents":[{"parts":[{"text":"Hi"}]}],"__proto__":{"x":1}}'), true],
+      ['a null optional object', { ...minimal, systemInstruction: null }, false],
+      ['a null part', textOnly([null]), false],
+      ['a part that is a list', textOnly([[{ text: 'a' }]]), false],
+      ['a part with two kinds', textOnly([{ text: 'a', fileData: { fileUri: 'f' } }]), false],
+      ['a tool that is a string', { ...minimal, tools: ['webSearch'] }, false],
+      ['a thought flag that is a string', textOnly([{ text: 'a', thought: 'yes' }]), false],
+    ])('answers like validateBody for %s', (_case, body: unknown, valid) => {
+      const validation = validateBody(NativeGenerateRequestDto, body);
+      expect(validation.ok).toBe(valid);
+      expect(checkBody(NativeGenerateRequestDto, body)).toEqual(
+        validation.ok ? { ok: true } : { ok: false, problems: validation.problems },
+      );
+    });
   });
 });

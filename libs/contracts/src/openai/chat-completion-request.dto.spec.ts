@@ -1,15 +1,20 @@
+import { checkBody, provesValid } from '../validation/check-body.util';
 import { FieldProblem, validateBody } from '../validation/validate-body.util';
 import { ChatCompletionRequestDto } from './chat-completion-request.dto';
 
+/** Every refused body of this file is also refused by checkBody, with the same problems. */
 function problemsOf(body: unknown): FieldProblem[] {
   const result = validateBody(ChatCompletionRequestDto, body);
   if (result.ok) throw new Error('expected the request to be refused');
+  expect(checkBody(ChatCompletionRequestDto, body)).toEqual(result);
   return result.problems;
 }
 
+/** Every accepted body of this file is also accepted by the plain rules alone, without instances. */
 function acceptedValue(body: unknown): ChatCompletionRequestDto {
   const result = validateBody(ChatCompletionRequestDto, body);
   if (!result.ok) throw new Error(`expected the request to pass: ${JSON.stringify(result.problems)}`);
+  expect(provesValid(ChatCompletionRequestDto, body)).toBe(true);
   return result.value;
 }
 
@@ -259,6 +264,50 @@ describe('ChatCompletionRequestDto', () => {
       ],
     ])('refuses %j at %s', (fields, field, message) => {
       expect(problemsOf({ ...minimal, ...fields })).toEqual([{ field, message }]);
+    });
+  });
+
+  describe('checkBody, the check of the OpenAI-style route', () => {
+    const withTool = (fn: unknown) => ({ ...minimal, tools: [{ type: 'function', function: fn }] });
+
+    it.each([
+      ['unknown fields', { ...minimal, metadata: { team: 'a' } }, true],
+      [
+        'assistant tool calls without content',
+        withMessages({ role: 'assistant', tool_calls: [toolCall] }),
+        true,
+      ],
+      ['a null author name', withMessages({ role: 'user', content: 'a', name: null }), true],
+      [
+        'parameters with a property named like an Object method',
+        withTool({ name: 'f', parameters: { valueOf: {} } }),
+        true,
+      ],
+      ['a null message', withMessages(null), false],
+      ['a message that is a list', withMessages([]), false],
+      [
+        'a tool call that is a number',
+        withMessages({ role: 'assistant', content: null, tool_calls: [5] }),
+        false,
+      ],
+      ['stream options that are a list', { ...minimal, stream_options: [] }, false],
+      [
+        'a json_schema format without its schema',
+        { ...minimal, response_format: { type: 'json_schema' } },
+        false,
+      ],
+      [
+        'a tool message with a null call id',
+        withMessages({ role: 'tool', content: 'x', tool_call_id: null }),
+        false,
+      ],
+      ['a function strict flag that is a string', withTool({ name: 'f', strict: 'yes' }), false],
+    ])('answers like validateBody for %s', (_case, body: unknown, valid) => {
+      const validation = validateBody(ChatCompletionRequestDto, body);
+      expect(validation.ok).toBe(valid);
+      expect(checkBody(ChatCompletionRequestDto, body)).toEqual(
+        validation.ok ? { ok: true } : { ok: false, problems: validation.problems },
+      );
     });
   });
 });

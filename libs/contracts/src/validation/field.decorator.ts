@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
 import { ValidateIf } from 'class-validator';
+import { RecordCondition } from './plain-rules.registry';
 import { ValidateRule } from './rule.decorator';
 import { ValueCheck } from './value-checks.util';
 
@@ -47,7 +48,9 @@ export function Field(
     } as ApiPropertyOptions),
     ValidateRule(ruleName, (value) => (value === undefined ? 'is required' : check(value))),
   ];
-  if (optional || nullable)
-    decorators.push(ValidateIf((_object, value: unknown) => !isSkipped(value, options)));
+  if (optional || nullable) {
+    const validated = (_object: object, value: unknown) => !isSkipped(value, options);
+    decorators.push(ValidateIf(validated), RecordCondition(validated));
+  }
   return combinePropertyDecorators(...decorators);
 }

@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
 import { combinePropertyDecorators, Field, FieldOptions } from './field.decorator';
+import { RecordTransform } from './plain-rules.registry';
 import { checkMicros, checkRecord, isJsonObject, toMicrosString } from './value-checks.util';
 
 const MICROS_PATTERN = '^[0-9]+$';
@@ -10,6 +11,7 @@ const MICROS_PATTERN = '^[0-9]+$';
  */
 export function MicrosField(options: FieldOptions & { positive?: boolean }): PropertyDecorator {
   return combinePropertyDecorators(
+    RecordTransform(),
     Transform(({ value }: { value: unknown }) => toMicrosString(value)),
     Field(options, { type: String, pattern: MICROS_PATTERN, example: '1500000' }, 'micros', (value) =>
       checkMicros(value, options),
@@ -20,6 +22,7 @@ export function MicrosField(options: FieldOptions & { positive?: boolean }): Pro
 /** A map from a tier name (size, quality, resolution) to micros, normalised like `MicrosField`. */
 export function MicrosRecordField(options: FieldOptions): PropertyDecorator {
   return combinePropertyDecorators(
+    RecordTransform(),
     Transform(({ value }: { value: unknown }) =>
       isJsonObject(value)
         ? Object.fromEntries(Object.entries(value).map(([tier, micros]) => [tier, toMicrosString(micros)]))

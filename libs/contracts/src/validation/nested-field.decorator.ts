@@ -1,9 +1,8 @@
 import { Type } from 'class-transformer';
 import { ValidateNested } from 'class-validator';
 import { combinePropertyDecorators, Field, FieldOptions } from './field.decorator';
+import { DtoClass, RecordNested } from './plain-rules.registry';
 import { checkJsonObject, checkList, ListRules } from './value-checks.util';
-
-type DtoClass = new () => object;
 
 /**
  * @nestjs/swagger recognises a lazy type only by the function's name being `type`, which an arrow
@@ -19,6 +18,7 @@ export function NestedField(dtoClass: () => DtoClass, options: FieldOptions): Pr
     Field(options, lazySchemaType(dtoClass), 'object', checkJsonObject),
     Type(dtoClass),
     ValidateNested(),
+    RecordNested({ dtoClass, list: false }),
   );
 }
 
@@ -41,6 +41,7 @@ export function NestedListField(
     ),
     Type(dtoClass),
     ValidateNested({ each: true }),
+    RecordNested({ dtoClass, list: true }),
   );
 }
 

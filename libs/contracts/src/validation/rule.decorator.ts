@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { registerDecorator, ValidateBy, ValidationArguments } from 'class-validator';
+import { RecordRule } from './plain-rules.registry';
 
 /** Answers `undefined` when acceptable, else the problem in words (see `ValueCheck`). */
 export type Rule = (value: unknown, object: Record<string, unknown>) => string | undefined;
@@ -20,13 +21,18 @@ function objectOf(args: ValidationArguments | undefined): Record<string, unknown
  * a field reports one precise problem instead of a list of generic ones.
  */
 export function ValidateRule(name: string, rule: Rule): PropertyDecorator {
-  return ValidateBy({
+  const validateBy = ValidateBy({
     name,
     validator: {
       validate: (value: unknown, args?: ValidationArguments) => rule(value, objectOf(args)) === undefined,
       defaultMessage: (args?: ValidationArguments) => rule(args?.value, objectOf(args)) ?? '',
     },
   });
+  const recordRule = RecordRule(rule);
+  return (target, propertyKey) => {
+    validateBy(target, propertyKey);
+    recordRule(target, propertyKey);
+  };
 }
 
 /** A rule about the object as a whole (which fields appear together); reported at the object's path. */
@@ -44,5 +50,6 @@ export function ValidateObjectRule(
         defaultMessage: (args?: ValidationArguments) => rule(objectOf(args)) ?? '',
       },
     });
+    RecordRule((_value, object) => rule(object))(target.prototype as object, WHOLE_OBJECT);
   };
 }

@@ -1,6 +1,7 @@
 import { ClassConstructor, ClassTransformOptions, plainToInstance } from 'class-transformer';
 import { validateSync, ValidatorOptions } from 'class-validator';
 import { FieldProblem, toFieldProblems, WHOLE_BODY_FIELD } from './field-problems.util';
+import { findReservedKeyPath, reservedKeyProblem } from './reserved-key.util';
 import { isJsonObject } from './value-checks.util';
 
 export type { FieldProblem } from './field-problems.util';
@@ -45,6 +46,8 @@ export function validateBody<T extends object>(
   options: ValidateBodyOptions = {},
 ): ValidationResult<T> {
   if (!isJsonObject(plain)) return { ok: false, problems: [{ ...NOT_AN_OBJECT }] };
+  const reservedKeyPath = findReservedKeyPath(plain);
+  if (reservedKeyPath !== undefined) return { ok: false, problems: [reservedKeyProblem(reservedKeyPath)] };
   const value = plainToInstance(dtoClass, plain, TRANSFORM_OPTIONS);
   const errors = validateSync(
     value,

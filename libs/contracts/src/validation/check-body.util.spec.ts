@@ -1,0 +1,158 @@
+import { Max } from 'class-validator';
+import { checkBody, provesValid } from './check-body.util';
+import { MicrosField } from './micros-field.decorator';
+import { NestedField, NestedListField } from './nested-field.decorator';
+import { ValidateObjectRule } from './rule.decorator';
+import { IntegerField, StringField } from './scalar-field.decorator';
+import { validateBody } from './validate-body.util';
+
+class LeafDto {
+  @IntegerField({ description: 'A count.', min: 0 })
+  count: number;
+}
+
+@ValidateObjectRule('evenLeaves', (tree) =>
+  Array.isArray(tree['leaves']) && tree['leaves'].length % 2 === 1
+    ? 'must have an even number of leaves'
+    : undefined,
+)
+class TreeDto {
+  @StringField({ description: 'A name.', nonEmpty: true })
+  name: string;
+
+  @NestedListField(() => LeafDto, { description: 'Leaves.', optional: true })
+  leaves?: LeafDto[];
+
+  @NestedField(() => LeafDto, { description: 'The root leaf.', optional: true, nullable: true })
+  root?: LeafDto | null;
+}
+
+class TallTreeDto extends TreeDto {
+  @IntegerField({ description: 'Height in metres.', min: 1 })
+  height: number;
+}
+
+/** Redeclares `name` as optional and brings its own whole-object rule, replacing the parent's. */
+@ValidateObjectRule('noRoot', (tree) => (tree['root'] !== undefined ? '.root is not grown yet' : undefined))
+class SaplingDto extends TreeDto {
+  @StringField({ description: 'A name, if given yet.', optional: true })
+  declare name: string;
+}
+
+class DefaultedDto {
+  @IntegerField({ description: 'A weight.', optional: true, default: 1, min: 1 })
+  weight: number = 1;
+}
+
+class PriceDto {
+  @MicrosField({ description: 'A price.' })
+  amount: string;
+}
+
+class CappedDto {
+  @Max(3)
+  @IntegerField({ description: 'A count.' })
+  count: number;
+}
+
+class LabelledDto {
+  @StringField({ description: 'A name.' })
+  name: string;
+
+  get label(): string {
+    return `#${this.name}`;
+  }
+}
+
+class BareDto {}
+
+/** What checkBody must answer: exactly what validateBody answers, without the value. */
+function expectSameAnswer(dtoClass: new () => object, body: unknown): void {
+  const validation = validateBody(dtoClass, body);
+  expect(checkBody(dtoClass, body)).toEqual(
+    validation.ok ? { ok: true } : { ok: false, problems: validation.problems },
+  );
+}
+
+describe('provesValid', () => {
+  it('accepts a valid body by its rules alone, ignoring unknown fields', () => {
+    const body = { name: 'oak', leaves: [{ count: 1 }, { count: 2 }], root: { count: 0 }, colour: 'green' };
+    expect(provesValid(TreeDto, body)).toBe(true);
+  });
+
+  it.each([[{ name: 'oak', root: null }], [{ name: 'oak', root: undefined }]])(
+    'skips a property its condition skips, nested object included: %j',
+    (body) => {
+      expect(provesValid(TreeDto, body)).toBe(true);
+    },
+  );
+
+  it.each([
+    ['breaks a property rule', { name: '' }],
+    ['breaks a rule of a list item', { name: 'oak', leaves: [{ count: 1 }, { count: -1 }] }],
+    ['breaks a rule of a nested object', { name: 'oak', root: { count: '3' } }],
+    ['breaks a whole-object rule', { name: 'oak', leaves: [{ count: 1 }] }],
+    ['leaves out a required field', { leaves: [] }],
+  ])('refuses a body that %s, as validateBody does', (_rule, body) => {
+    expect(provesValid(TreeDto, body)).toBe(false);
+    expect(validateBody(TreeDto, body).ok).toBe(false);
+  });
+
+  it('applies the rules of a parent class to its subclass', () => {
+    expect(provesValid(TallTreeDto, { name: 'oak', height: 3 })).toBe(true);
+    expect(provesValid(TallTreeDto, { name: '', height: 3 })).toBe(false);
+    expect(provesValid(TallTreeDto, { name: 'oak', leaves: [{ count: 1 }], height: 3 })).toBe(false);
+  });
+
+  it('lets a subclass replace the rules it redeclares, like class-validator', () => {
+    expect(provesValid(SaplingDto, { leaves: [{ count: 1 }] })).toBe(true);
+    expect(provesValid(SaplingDto, { root: { count: 1 } })).toBe(false);
+  });
+
+  describe('cannot tell, so leaves the answer to validateBody', () => {
+    it.each([
+      ['a property initializer puts a default on the instance', DefaultedDto, { weight: 2 }],
+      ['a transform changes the value before validation', PriceDto, { amount: 1500000 }],
+      ['a validation decorator the rules do not know of', CappedDto, { count: 2 }],
+      ['an accessor on the class', LabelledDto, { name: 'oak' }],
+      ['the class has no rules', BareDto, { name: 'oak' }],
+      ['a key class-transformer skips', TreeDto, JSON.parse('{"name":"oak","__proto__":{"count":1}}')],
+      [
+        'a nested key class-transformer skips',
+        TreeDto,
+        { name: 'oak', root: { count: 1, constructor: 'x' } },
+      ],
+      [
+        'a nested object without the usual prototype',
+        TreeDto,
+        { name: 'oak', root: Object.assign(Object.create(null) as object, { count: 1 }) },
+      ],
+      ['list items that are not objects', TreeDto, { name: 'oak', leaves: [5, null] }],
+    ])('%s', (_reason, dtoClass: new () => object, body: unknown) => {
+      expect(provesValid(dtoClass, body)).toBe(false);
+      expectSameAnswer(dtoClass, body);
+    });
+
+    it('so a body valid only after the transform is still accepted', () => {
+      expect(checkBody(PriceDto, { amount: 1500000 })).toEqual({ ok: true });
+    });
+
+    it('so a decorator the rules do not know of still refuses', () => {
+      expect(checkBody(CappedDto, { count: 5 })).toMatchObject({ ok: false, problems: [{ field: 'count' }] });
+    });
+  });
+});
+
+describe('checkBody', () => {
+  it.each([
+    [TreeDto, { name: 'oak', leaves: [{ count: 1 }, { count: 2 }] }],
+    [TreeDto, { name: 'oak', leaves: [{ count: 1 }, { count: -1 }], root: [] }],
+    [TreeDto, { name: 'oak', leaves: [{ count: 1 }] }],
+    [TreeDto, []],
+    [TreeDto, 'oak'],
+    [TallTreeDto, { name: 'oak' }],
+    [SaplingDto, { name: 5, root: null }],
+  ])('answers like validateBody for %p %j', (dtoClass: new () => object, body: unknown) => {
+    expectSameAnswer(dtoClass, body);
+  });
+});
