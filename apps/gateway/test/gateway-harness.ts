@@ -229,15 +229,24 @@ export class GatewayHarness {
     return (await this.databasePool.query<T>(sql, values)).rows;
   }
 
-  /** Sum of the ledger amounts of an account, by entry kind (hold, capture, release, credit). */
+  /** Money that moved for an account: its ledger amounts by kind (credit, capture). */
   async ledgerTotals(accountId: string): Promise<Record<string, bigint>> {
     const rows = await this.query<{ kind: string; total: string }>(
       'select kind, sum(amount)::text as total from ledger_entries where account_id = $1 group by kind',
       [accountId],
     );
-    const totals: Record<string, bigint> = { hold: 0n, capture: 0n, release: 0n, credit: 0n };
+    const totals: Record<string, bigint> = { capture: 0n, credit: 0n };
     for (const row of rows) totals[row.kind] = BigInt(row.total);
     return totals;
+  }
+
+  /** Sum of the holds an account's requests took, open and settled (reservations, not money). */
+  async holdTotal(accountId: string): Promise<bigint> {
+    const [row] = await this.query<{ total: string }>(
+      'select coalesce(sum(amount), 0)::text as total from holds where account_id = $1',
+      [accountId],
+    );
+    return BigInt(row.total);
   }
 
   /** Waits until every settlement and log recorded so far has been written. */

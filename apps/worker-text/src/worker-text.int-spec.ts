@@ -124,11 +124,7 @@ describe('worker-text (Postgres, Redis)', () => {
       keyId: 'key_text',
       accountId: ACCOUNT_ID,
     });
-    expect(await ledgerKinds(requestId)).toEqual([
-      ['hold', 2_000_000n],
-      ['capture', 1_234_567n],
-      ['release', 765_433n],
-    ]);
+    expect(await ledgerKinds(requestId)).toEqual([['capture', 1_234_567n]]);
     const after = await prisma.account.findUniqueOrThrow({ where: { id: ACCOUNT_ID } });
     expect(after.balance).toBe(before.balance - 1_234_567n);
     expect(after.held).toBe(before.held);
@@ -153,11 +149,7 @@ describe('worker-text (Postgres, Redis)', () => {
 
     expect((await settlementQueue.getJob(textSettlementJobId(requestId)))?.returnvalue).toBe(true);
     expect((await settlementQueue.getJob(stray.id ?? ''))?.returnvalue).toBe(false);
-    expect(await ledgerKinds(requestId)).toEqual([
-      ['hold', 3_000_000n],
-      ['capture', 1_000_000n],
-      ['release', 2_000_000n],
-    ]);
+    expect(await ledgerKinds(requestId)).toEqual([['capture', 1_000_000n]]);
     expect(await prisma.requestLog.count({ where: { requestId } })).toBe(1);
   });
 
@@ -196,10 +188,7 @@ describe('worker-text (Postgres, Redis)', () => {
     await maintenanceQueue.add(HOLD_REAPER_SCHEDULER_ID, {});
 
     await waitFor(() => isSettled(requestId));
-    expect(await ledgerKinds(requestId)).toEqual([
-      ['hold', 4_000_000n],
-      ['release', 4_000_000n],
-    ]);
+    expect(await ledgerKinds(requestId)).toEqual([]);
     expect((await prisma.requestLog.findUnique({ where: { requestId } }))?.endReason).toBe('abandoned');
   });
 });

@@ -2,10 +2,10 @@ import type { Pool } from 'pg';
 import type { TakeHoldInput, TakeHoldResult } from './hold.types';
 
 /**
- * The `take_holds` function (migrations `batched_holds`, `holds_lock_account_once`) decides each hold in
- * the order given, against what the holds before it left available: it locks each account row once per
- * batch, so holds can never overspend, alone or batched. Hold and ledger rows are written for the holds
- * it took.
+ * The `take_holds` function (migrations `batched_holds`, `holds_lock_account_once`,
+ * `ledger_records_money_movements`) decides each hold in the order given, against what the holds before
+ * it left available: it locks each account row once per batch, so holds can never overspend, alone or
+ * batched. It writes a hold row for each hold it took; the ledger gets nothing until money moves.
  */
 const takeHoldsStatement = {
   name: 'billing_take_holds',

@@ -3,14 +3,15 @@
  * a JSON array of { requestId, captureMicros, log columns… }.
  *
  * Exactly once: a hold is settled by the compare-and-swap of its status from open to settled; a hold that
- * another settlement closed first is skipped, and its ledger rows and request log are not written again.
- * The ledger's unique idempotency keys (capture:<id>, release:<id>) are the backstop: a duplicate rolls
- * the whole statement back.
+ * another settlement closed first is skipped, and its capture and request log are not written again.
+ * The ledger's unique idempotency key (capture:<id>) is the backstop: a duplicate rolls the whole
+ * statement back.
  *
  * Capture policy: the actual cost is captured in full even when it exceeds the hold, because the hold is
  * an estimate and the upstream has already been paid. The balance may then fall below what the hold and
  * the overdraft limit covered; the overdraft limit bounds what can be held, the hold estimate bounds how
- * far one request can overshoot. The release row returns what the capture did not use.
+ * far one request can overshoot. The account's `held` drops by the whole hold; the ledger gets one
+ * capture row when something was captured (it records money that moved, not reservations).
  *
  * Deadlocks: holds and then accounts are locked in key order (ORDER BY … FOR UPDATE) before they are
  * updated, so two concurrent batches that share accounts wait for each other instead of deadlocking. A
@@ -58,13 +59,10 @@ WITH input AS (
    WHERE a.id = p.account_id
 ), ledger AS (
   INSERT INTO ledger_entries (account_id, kind, amount, idempotency_key, request_id, created_at)
-  SELECT s.account_id, e.kind, e.amount, e.kind || ':' || s.request_id, s.request_id, now() AT TIME ZONE 'UTC'
+  SELECT s.account_id, 'capture', s.capture_micros, 'capture:' || s.request_id, s.request_id,
+         now() AT TIME ZONE 'UTC'
     FROM settled s
-   CROSS JOIN LATERAL (VALUES
-     ('capture', s.capture_micros),
-     ('release', s.hold_micros - least(s.capture_micros, s.hold_micros))
-   ) AS e(kind, amount)
-   WHERE e.amount > 0
+   WHERE s.capture_micros > 0
 ), logged AS (
   INSERT INTO request_logs (request_id, key_id, account_id, model, channel_id, route, http_status, end_reason,
                             latency_ms, ttfb_ms, input_tokens, output_tokens, cost_micros, attempts, created_at)

@@ -91,15 +91,23 @@ describe('SettlementService (Postgres)', () => {
       balance: 10_000n - totalCaptured,
       held: 0n,
       captures: totalCaptured,
-      holdsTaken: 10_000n,
       openHolds: 0n,
-      settledHolds: 10_000n,
+      capturesWithoutSettledHold: 0,
     });
-    // Of the 10,000 held, min(capture, 1,000) summed is 5,750, so 4,250 went back.
-    expect(audit.releases).toBe(4_250n);
+    // The ledger records the money that moved: one capture row per hold that captured something.
+    const ledgerKinds = await billing.prisma.ledgerEntry.groupBy({
+      by: ['kind'],
+      where: { accountId },
+      _count: true,
+      orderBy: { kind: 'asc' },
+    });
+    expect(ledgerKinds.map((group) => [group.kind, group._count])).toEqual([
+      ['capture', 8],
+      ['credit', 1],
+    ]);
   });
 
-  it('captures and releases exactly once however often the same settlement arrives', async () => {
+  it('captures exactly once however often the same settlement arrives', async () => {
     const accountId = await fundedAccount(5_000n);
     const requestId = await takeHold(accountId, 2_000n);
     const settlement = { requestId, captureMicros: 700n, log: completedLog };
@@ -118,9 +126,7 @@ describe('SettlementService (Postgres)', () => {
     const captured = 5_000n - (balance?.balance ?? 0n);
     expect([700n, 1_900n]).toContain(captured);
     expect(await ledgerOf(requestId)).toEqual([
-      { kind: 'hold', amount: 2_000n, idempotencyKey: `hold:${requestId}` },
       { kind: 'capture', amount: captured, idempotencyKey: `capture:${requestId}` },
-      { kind: 'release', amount: 2_000n - captured, idempotencyKey: `release:${requestId}` },
     ]);
     expect(await billing.prisma.requestLog.count({ where: { requestId } })).toBe(1);
     expect((await billing.audit.auditAccount(accountId)).balanced).toBe(true);
@@ -154,7 +160,7 @@ describe('SettlementService (Postgres)', () => {
     expect(hold.settledAt).not.toBeNull();
   });
 
-  it('captures the full actual cost beyond the hold and writes no release', async () => {
+  it('captures the full actual cost beyond the hold', async () => {
     const accountId = await fundedAccount(1_000n);
     const requestId = await takeHold(accountId, 1_000n);
 
@@ -167,7 +173,6 @@ describe('SettlementService (Postgres)', () => {
       overdraftLimit: 0n,
     });
     expect((await ledgerOf(requestId)).map((entry) => [entry.kind, entry.amount])).toEqual([
-      ['hold', 1_000n],
       ['capture', 1_600n],
     ]);
     expect((await billing.audit.auditAccount(accountId)).balanced).toBe(true);
@@ -183,11 +188,10 @@ describe('SettlementService (Postgres)', () => {
       log: { ...completedLog, httpStatus: 502 },
     });
 
-    expect((await ledgerOf(requestId)).map((entry) => [entry.kind, entry.amount])).toEqual([
-      ['hold', 800n],
-      ['release', 800n],
-    ]);
+    expect(await ledgerOf(requestId)).toEqual([]);
     expect(await billing.credits.balanceOf(accountId)).toMatchObject({ balance: 1_000n, held: 0n });
+    expect((await billing.prisma.hold.findUniqueOrThrow({ where: { requestId } })).status).toBe('settled');
+    expect((await billing.audit.auditAccount(accountId)).balanced).toBe(true);
   });
 
   it('lets an overdraft account be captured down to minus its limit and holds no further', async () => {

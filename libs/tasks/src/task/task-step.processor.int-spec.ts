@@ -173,10 +173,7 @@ describe('TaskStepProcessor (Postgres)', () => {
       resultUrl: 'http://upstream.test/v.mp4',
     });
     expect(settled.map((entry) => entry.taskId)).toEqual([task.id]);
-    expect(await ledgerOf(task.holdRequestId ?? '')).toEqual([
-      { kind: 'hold', amount: HOLD_MICROS },
-      { kind: 'capture', amount: HOLD_MICROS },
-    ]);
+    expect(await ledgerOf(task.holdRequestId ?? '')).toEqual([{ kind: 'capture', amount: HOLD_MICROS }]);
 
     expect(await processor.runStep(task.id)).toEqual({ kind: 'finished', status: 'completed' });
     expect(adapter.polls).toHaveLength(2);
@@ -214,16 +211,15 @@ describe('TaskStepProcessor (Postgres)', () => {
         resultUrl: 'http://upstream.test/done.mp4',
       }),
     ).toBe(true);
-    expect((await ledgerOf(task.holdRequestId ?? '')).map((entry) => entry.kind)).toEqual(['hold']);
+    expect(await ledgerOf(task.holdRequestId ?? '')).toEqual([]);
+    expect((await prisma.hold.findUnique({ where: { requestId: task.holdRequestId ?? '' } }))?.status).toBe(
+      'open',
+    );
 
     await processor.runStep(task.id);
     await processor.runStep(task.id);
 
-    const entries = await ledgerOf(task.holdRequestId ?? '');
-    expect(entries).toEqual([
-      { kind: 'hold', amount: HOLD_MICROS },
-      { kind: 'capture', amount: HOLD_MICROS },
-    ]);
+    expect(await ledgerOf(task.holdRequestId ?? '')).toEqual([{ kind: 'capture', amount: HOLD_MICROS }]);
   });
 
   it('fails a task past its deadline and releases its hold without calling the upstream', async () => {
@@ -238,10 +234,8 @@ describe('TaskStepProcessor (Postgres)', () => {
     });
     expect(adapter.submissions).toHaveLength(0);
     expect(released).toEqual([task.holdRequestId]);
-    expect(await ledgerOf(task.holdRequestId ?? '')).toEqual([
-      { kind: 'hold', amount: HOLD_MICROS },
-      { kind: 'release', amount: HOLD_MICROS },
-    ]);
+    // Released in full: the hold is settled and no money moved, so no ledger row.
+    expect(await ledgerOf(task.holdRequestId ?? '')).toEqual([]);
     expect(await prisma.hold.findUnique({ where: { requestId: task.holdRequestId ?? '' } })).toMatchObject({
       status: 'settled',
     });
@@ -281,10 +275,10 @@ describe('TaskStepProcessor (Postgres)', () => {
       'no asynchronous adapter for channel type lambda',
     );
     expect(released).toEqual([task.holdRequestId]);
-    expect((await ledgerOf(task.holdRequestId ?? '')).map((entry) => entry.kind)).toEqual([
-      'hold',
-      'release',
-    ]);
+    expect(await ledgerOf(task.holdRequestId ?? '')).toEqual([]);
+    expect((await prisma.hold.findUnique({ where: { requestId: task.holdRequestId ?? '' } }))?.status).toBe(
+      'settled',
+    );
   });
 
   it('fails the task on an upstream refusal of the submission and releases through settle', async () => {
@@ -300,10 +294,10 @@ describe('TaskStepProcessor (Postgres)', () => {
     expect(await processor.runStep(task.id)).toEqual({ kind: 'finished', status: 'failed' });
     expect((await store.findById(task.id))?.failureReason).toBe('content_policy: prompt refused');
     expect(settled.map((entry) => entry.outcome.state)).toEqual(['failed']);
-    expect((await ledgerOf(task.holdRequestId ?? '')).map((entry) => entry.kind)).toEqual([
-      'hold',
-      'release',
-    ]);
+    expect(await ledgerOf(task.holdRequestId ?? '')).toEqual([]);
+    expect((await prisma.hold.findUnique({ where: { requestId: task.holdRequestId ?? '' } }))?.status).toBe(
+      'settled',
+    );
   });
 
   it('never resubmits a submission whose outcome is unknown when the upstream cannot be asked', async () => {
