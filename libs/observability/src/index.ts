@@ -3,3 +3,4 @@ export * from './logger/log-redaction.paths';
 export * from './logger/sensitive-text.scrub';
 export * from './metrics/create-metrics';
 export * from './request-id/request-id.util';
+export * from './metrics/series-cache';

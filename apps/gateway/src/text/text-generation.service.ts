@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { ResolvedKey } from '@gateway/auth';
 import { HoldService, PriceBook, textCostMicros, type RequestLogInput } from '@gateway/billing';
 import type { GatewayConfig } from '@gateway/config';
-import type { GatewayMetrics } from '@gateway/observability';
+import { SeriesCache, type GatewayMetrics } from '@gateway/observability';
 import {
   systemClock,
   UpstreamError,
@@ -62,6 +62,8 @@ interface OpenedStream {
  */
 @Injectable()
 export class TextGenerationService {
+  private readonly upstreamDuration = new SeriesCache<{ observe(seconds: number): void }>();
+
   constructor(
     private readonly catalog: ChannelCatalog,
     private readonly breaker: CircuitBreaker,
@@ -282,7 +284,9 @@ export class TextGenerationService {
       this.config.maxAttempts,
       (candidate) => attempt(byChannel.get(candidate.id) as AdmittedCandidate),
       (candidate, durationMs, failure) => {
-        this.metrics.upstreamDuration.observe({ channel: candidate.name }, durationMs / 1000);
+        this.upstreamDuration
+          .get(candidate.name, () => this.metrics.upstreamDuration.labels({ channel: candidate.name }))
+          .observe(durationMs / 1000);
         if (failure) this.metrics.upstreamErrors.inc({ channel: candidate.name, kind: failure.kind });
       },
     );

@@ -26,13 +26,17 @@ interface PendingHold {
 
 /** Most holds sent in one statement. */
 const MAX_BATCH = 256;
-/** Statements in flight at once; holds arriving meanwhile wait and go together in the next one. */
-const MAX_IN_FLIGHT = 2;
+/**
+ * Statements in flight at once; holds arriving meanwhile wait and go together in the next one. One
+ * (rather than two) made batches larger under load: Postgres CPU per request at 64 connections fell
+ * about 15 % in the benchmark, with no change in throughput or latency.
+ */
+const MAX_IN_FLIGHT = 1;
 
 /**
  * Reserves an upper bound of a request's cost before the upstream call. A hold goes to Postgres at once
- * when no statement is in flight (no added latency); under load, holds that arrive while statements
- * are in flight are sent together, so one round trip and one commit serve many requests.
+ * when no statement is in flight (no added latency); under load, holds that arrive while one is in
+ * flight are sent together, so one round trip and one commit serve many requests.
  */
 export class HoldService {
   private waiting: PendingHold[] = [];

@@ -31,14 +31,13 @@ export function createLogger(options: LoggerOptions): GatewayLogger {
 }
 
 /**
- * The logger for the one line per request: same destination, name, level and line scrub as `logger`,
- * without its redaction by path. That line has a fixed set of fields, none of them a credential, and
- * the wildcard paths walked every field of every line: about 4 % of the gateway's CPU per request.
+ * The logger for the one line per request: same destination, name and level as `logger`, without its
+ * redaction by path or its scrub of every finished line. That line has a fixed set of fields, all
+ * written by the gateway (request id, method, route pattern, status, duration), none of them client
+ * text or a credential; the wildcard paths walked every field of every line, about 4 % of the
+ * gateway's CPU per request, and the scrub's patterns another 1 %.
  */
 export function createAccessLogger(logger: GatewayLogger): GatewayLogger {
   const destination = (logger as unknown as Record<symbol, DestinationStream>)[pino.symbols.streamSym];
-  return pino(
-    { level: logger.level, base: logger.bindings(), hooks: { streamWrite: scrubSensitiveText } },
-    destination,
-  );
+  return pino({ level: logger.level, base: logger.bindings() }, destination);
 }
