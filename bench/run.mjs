@@ -243,6 +243,10 @@ async function runScenario(scenario, targets) {
     const body = requestBody(family, request);
     const bodyFile = join(resultsDir, 'bodies', `${scenario.name}-${family}.json`);
     writeFileSync(bodyFile, body);
+    const warmUpBodyFile = scenario.warmUpRequest
+      ? join(resultsDir, 'bodies', `${scenario.name}-${family}-warm-up.json`)
+      : null;
+    if (warmUpBodyFile) writeFileSync(warmUpBodyFile, requestBody(family, scenario.warmUpRequest));
     // The open-streams check uses a short stream: the paced one would hold the check for seconds.
     const checkBody =
       scenario.kind === 'open-streams' ? requestBody(family, { prompt: 'Say hello', stream: true }) : body;
@@ -255,18 +259,26 @@ async function runScenario(scenario, targets) {
         );
         continue;
       }
-      pairs.push({ family, name, target: targets[name], body, bodyFile, stream: request.stream });
+      pairs.push({
+        family,
+        name,
+        target: targets[name],
+        body,
+        bodyFile,
+        warmUpBodyFile,
+        stream: request.stream,
+      });
     }
   }
   const runOnce = (pair, round) => {
     const common = { target: pair.target, family: pair.family, settleMs: settings.settleMs };
-    if (scenario.kind === 'wrk') {
+    if (scenario.kind === 'wrk' || round === 0) {
       const durationSeconds = round === 0 ? settings.warmupSeconds : settings.durationSeconds;
       return runWrkScenario({
         ...common,
         connections: scenario.connections,
         durationSeconds,
-        bodyFile: pair.bodyFile,
+        bodyFile: round === 0 ? (pair.warmUpBodyFile ?? pair.bodyFile) : pair.bodyFile,
         stream: pair.stream,
       });
     }
@@ -308,7 +320,7 @@ async function runScenario(scenario, targets) {
       log(`!! ${scenario.name} ${pair.family} ${pair.name} r${round} failed: ${error.message}`);
     }
   };
-  if (scenario.kind === 'wrk' && settings.warmupSeconds > 0) {
+  if ((scenario.kind === 'wrk' || scenario.warmUpRequest) && settings.warmupSeconds > 0) {
     for (const pair of pairs) await record(pair, 0);
   }
   const rounds = scenario.kind === 'open-streams' ? 1 : settings.rounds;

@@ -44,6 +44,9 @@ export const SCENARIOS = [
     kind: 'ttfb',
     connections: 1,
     request: { prompt: 'Say hello [[sim chunks=3;interval=20]]', stream: true },
+    // The paced requests alone (about 25 a second) would leave the JIT cold; the warm-up round runs
+    // the same streaming path unpaced first, as the wrk scenarios' warm-up does for theirs.
+    warmUpRequest: { prompt: 'Say hello [[sim chunks=3;interval=0]]', stream: true },
     targets: MAIN_TARGETS,
   },
   {

@@ -442,7 +442,7 @@ export function renderSummary(results, figures) {
     `Method: ${meta.rounds} interleaved round(s) of ${meta.durationSeconds} s per wrk run after a ${meta.warmupSeconds} s warm-up ` +
       '(round order A B C D, then D C B A, …), everything on loopback. Latency percentiles from wrk `--latency` ' +
       `(exact µs via its Lua done() hook); time to first byte from a Node client (1 connection, ${meta.ttfbCount} ` +
-      `sequential requests per round); ${meta.openStreams} concurrent open streams held about ${meta.openStreamSeconds} s. ` +
+      `sequential requests per round, after a ${meta.warmupSeconds} s warm-up of the same stream unpaced); ${meta.openStreams} concurrent open streams held about ${meta.openStreamSeconds} s. ` +
       "Figures are medians across rounds; comparisons are per-round ratios and deltas against the same round's " +
       "reference run, then their median. CPU µs/req is the utime+stime of the target's own process divided by the " +
       'requests it served; "context" is the CPU of what it needs (simulator, workers, Postgres backends of the ' +

@@ -19,6 +19,7 @@ import { errorBodyFor } from '../errors/error-envelope.renderer';
 import { GatewayError } from '../errors/gateway-error';
 import { routeFamilyOf } from '../errors/route-family';
 import { sendGatewayError } from '../http/error-reply';
+import { createCoalescingWriter } from '../http/coalescing-writer';
 import { gatewayState } from '../http/gateway-request';
 import { CONFIG, LOGGER, METRICS, UPSTREAM_HTTP } from '../infrastructure/tokens';
 import { FailoverExhaustedError, toClientError, withChannelFailover } from './channel-failover';
@@ -223,11 +224,7 @@ export class TextGenerationService {
     const ttfbMs = Date.now() - startedAt;
     let lastUsage: TokenUsage | undefined;
     let deliveredChars = 0;
-    const write = async (text: string) => {
-      if (text.length === 0 || raw.destroyed) return;
-      if (!raw.write(text))
-        await new Promise<void>((resolve) => raw.once('drain', resolve).once('close', resolve));
-    };
+    const write = createCoalescingWriter(raw);
     const outcome = (endReason: string, usage: TokenUsage | undefined): RequestOutcome => ({
       httpStatus: 200,
       endReason,
