@@ -136,17 +136,6 @@ export function createStack({ root, logDir, log, profileDir = null }) {
     return Promise.race([ready, exited]);
   }
 
-  /** startApp, or the same with node flags (--cpu-prof is not allowed in NODE_OPTIONS). */
-  function startAppWithFlags(app, env, nodeFlags) {
-    if (nodeFlags.length === 0) return startApp(root, app, env, { quiet: true });
-    const entry = join(root, 'dist', 'apps', app, 'src', 'main.js');
-    return spawn(process.execPath, [...nodeFlags, entry], {
-      cwd: root,
-      env,
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-  }
-
   function spawnLogged(name, args, env) {
     const logFile = openSync(join(logDir, `${name}.log`), 'a');
     const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', logFile, logFile] });
@@ -260,7 +249,8 @@ export function createStack({ root, logDir, log, profileDir = null }) {
       const env = { ...baseEnv, PORT: String(port), LOG_LEVEL: name === 'gateway' ? 'info' : 'warn' };
       const nodeFlags =
         profileDir && name === 'gateway' ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-      const child = remember(startAppWithFlags('gateway', env, nodeFlags), name);
+      // --cpu-prof is not allowed in NODE_OPTIONS: it goes on the command line.
+      const child = remember(startApp(root, 'gateway', env, { quiet: true, nodeFlags }), name);
       gateways.push({ name, child, baseUrl: `http://127.0.0.1:${port}` });
     }
     await Promise.all(gateways.map((gateway) => waitUntilReady(gateway.child, `${gateway.baseUrl}/readyz`)));

@@ -4,8 +4,9 @@ import { join } from 'node:path';
 
 export const WORKER_APPS = ['worker-text', 'worker-image', 'worker-video', 'worker-assets'];
 
-export function startApp(root, app, env, { quiet = false } = {}) {
-  const child = spawn(process.execPath, [join(root, 'dist', 'apps', app, 'src', 'main.js')], {
+export function startApp(root, app, env, { quiet = false, nodeFlags = [] } = {}) {
+  const entry = join(root, 'dist', 'apps', app, 'src', 'main.js');
+  const child = spawn(process.execPath, [...nodeFlags, entry], {
     cwd: root,
     env,
     stdio: ['ignore', quiet ? 'ignore' : 'inherit', 'inherit'],
