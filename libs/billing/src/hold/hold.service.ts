@@ -1,16 +1,6 @@
 import type { Pool } from 'pg';
 import type { TakeHoldInput, TakeHoldResult } from './hold.types';
-
-/**
- * The `take_holds` function (migrations `batched_holds`, `holds_lock_account_once`,
- * `ledger_records_money_movements`) decides each hold in the order given, against what the holds before
- * it left available: it locks each account row once per batch, so holds can never overspend, alone or
- * batched. It writes a hold row for each hold it took; the ledger gets nothing until money moves.
- */
-const takeHoldsStatement = {
-  name: 'billing_take_holds',
-  text: 'SELECT request_id, taken, available FROM take_holds($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int8[], $7::int8[])',
-};
+import { takeHoldsStatement, takeOneHoldStatement } from './take-holds.statements';
 
 interface TakeHoldRow {
   request_id: string;
@@ -77,23 +67,34 @@ export class HoldService {
       a.input.accountId < b.input.accountId ? -1 : a.input.accountId > b.input.accountId ? 1 : 0,
     );
     try {
-      const { rows } = await this.pool.query<TakeHoldRow>({
-        ...takeHoldsStatement,
-        values: [
-          ordered.map((pending) => pending.input.requestId),
-          ordered.map((pending) => pending.input.accountId),
-          ordered.map((pending) => pending.input.keyId),
-          ordered.map((pending) => pending.input.model),
-          ordered.map((pending) => pending.input.route),
-          ordered.map((pending) => pending.input.amount.toString()),
-          ordered.map((pending) => pending.input.ttlMs),
-        ],
-      });
+      const { rows } = await this.pool.query<TakeHoldRow>(
+        statementFor(ordered.map((pending) => pending.input)),
+      );
       rows.forEach((row, index) => settleTake(ordered[index], row));
     } catch (error) {
       for (const pending of ordered) pending.reject(error);
     }
   }
+}
+
+/** A hold's values in statement order: request, account, key, model, route, amount, TTL (ms). */
+function valuesOf(hold: TakeHoldInput): unknown[] {
+  return [
+    hold.requestId,
+    hold.accountId,
+    hold.keyId,
+    hold.model,
+    hold.route,
+    hold.amount.toString(),
+    hold.ttlMs,
+  ];
+}
+
+function statementFor(holds: TakeHoldInput[]) {
+  if (holds.length === 1) return { ...takeOneHoldStatement, values: valuesOf(holds[0]) };
+  const rows = holds.map(valuesOf);
+  // take_holds takes one array per column.
+  return { ...takeHoldsStatement, values: rows[0].map((_, column) => rows.map((row) => row[column])) };
 }
 
 function settleTake(pending: PendingHold, row: TakeHoldRow | undefined): void {
