@@ -507,6 +507,10 @@ machine against the simulator ("direct"), a thin Fastify + undici reference prox
 from npm. Targets and method: see the check-list below; the raw runs of this report are in
 \`bench/results/${meta.resultsDirName}/raw.json\` (not committed).
 
+Where the gateway's time goes, what limits each missed target and what was changed because of it (with
+the measurements): [performance-analysis.md](performance-analysis.md), written by hand beside this
+generated report.
+
 ## How to reproduce
 
 \`\`\`sh
