@@ -120,6 +120,54 @@ describe('bad input gets a 4xx in the route dialect, no charge, nothing logged a
     expect(missing.body.error.message).toMatch(/messages/);
   });
 
+  it('logs each refused request of a verified key once, and nothing for a refused key', async () => {
+    const invalidNative = await native('{}');
+    const invalidChat = await chat('{"model":"chat-fast","messages":"hi"}');
+    const unknownModel = await chat('{"model":"no-such-model","messages":[{"role":"user","content":"x"}]}');
+    const unauthenticated = await harness.request('POST', '/v1/chat/completions', {
+      rawBody: '{}',
+      headers: { authorization: 'Bearer gk_unknown0_notakeyatall', 'content-type': 'application/json' },
+    });
+    expect([invalidNative.status, invalidChat.status, unknownModel.status, unauthenticated.status]).toEqual([
+      400, 400, 404, 401,
+    ]);
+
+    await harness.settled();
+    const rowsOf = (answer: { headers: Headers }) =>
+      harness.query<{
+        key_id: string;
+        route: string;
+        model: string | null;
+        http_status: number;
+        end_reason: string;
+      }>('select key_id, route, model, http_status, end_reason from request_logs where request_id = $1', [
+        answer.headers.get('x-request-id'),
+      ]);
+    expect(await rowsOf(invalidNative)).toEqual([
+      {
+        key_id: demo.keyId,
+        route: '/v1beta/models/{model}:generateContent',
+        model: 'kappa-2.0-flash',
+        http_status: 400,
+        end_reason: 'refused',
+      },
+    ]);
+    expect(await rowsOf(invalidChat)).toEqual([
+      {
+        key_id: demo.keyId,
+        route: '/v1/chat/completions',
+        model: 'chat-fast',
+        http_status: 400,
+        end_reason: 'refused',
+      },
+    ]);
+    // Refused by the pipeline itself, which writes its own row: one row, not two.
+    expect(await rowsOf(unknownModel)).toEqual([
+      expect.objectContaining({ key_id: demo.keyId, http_status: 404, model: 'no-such-model' }),
+    ]);
+    expect(await rowsOf(unauthenticated)).toEqual([]);
+  });
+
   it('charged nothing and logged no success for any of it', async () => {
     await harness.settled();
     const account = await harness.adminOk<{ balanceMicros: string; heldMicros: string }>(

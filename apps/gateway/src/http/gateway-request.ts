@@ -7,6 +7,11 @@ export interface GatewayRequestState {
   rawBody?: Buffer;
   apiKey?: ResolvedKey;
   startedAt: number;
+  /**
+   * Set once the text pipeline has taken the request: from then on it writes the request's log row
+   * on every path (settlement or refusal). Before that, RefusalLog writes the row of a refused request.
+   */
+  logRowOwned?: boolean;
 }
 
 export type GatewayRequest = FastifyRequest & { gateway: GatewayRequestState };

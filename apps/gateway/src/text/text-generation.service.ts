@@ -80,6 +80,7 @@ export class TextGenerationService {
 
   async handle(ingress: TextIngress, request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const state = gatewayState(request);
+    state.logRowOwned = true;
     const key = state.apiKey as ResolvedKey;
     const identity = {
       responseId: `chatcmpl-${request.id}`,
@@ -110,7 +111,12 @@ export class TextGenerationService {
       })
       .catch((error: unknown) => {
         this.logger.error({ err: error, requestId: request.id }, 'hold failed');
-        throw new GatewayError('service_unavailable', 'Billing is unavailable right now; retry shortly.');
+        const refusal = new GatewayError(
+          'service_unavailable',
+          'Billing is unavailable right now; retry shortly.',
+        );
+        this.recordRefusal(ingress, request, key, refusal);
+        throw refusal;
       });
     if (!hold.ok) {
       const error = new GatewayError(

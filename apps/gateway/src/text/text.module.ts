@@ -3,12 +3,13 @@ import { ApiKeyGuard } from '../auth/api-key.guard';
 import { ResponseMetrics } from '../http/response-metrics';
 import { NativeTextController } from './native-text.controller';
 import { OpenAiTextController } from './openai-text.controller';
+import { RefusalLog } from './refusal-log';
 import { SettlementRecorder } from './settlement-recorder';
 import { TextGenerationService } from './text-generation.service';
 
 @Module({
   controllers: [NativeTextController, OpenAiTextController],
-  providers: [TextGenerationService, SettlementRecorder, ResponseMetrics, ApiKeyGuard],
+  providers: [TextGenerationService, SettlementRecorder, RefusalLog, ResponseMetrics, ApiKeyGuard],
   exports: [SettlementRecorder],
 })
 export class TextModule {}

@@ -1,0 +1,68 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { gatewayState } from '../http/gateway-request';
+import { parseModelAction } from './native-ingress';
+import { SettlementRecorder } from './settlement-recorder';
+
+const CHAT_ROUTE = '/v1/chat/completions';
+const NATIVE_ROUTE = '/v1beta/models/:modelAction';
+
+/**
+ * The log row of a generation request refused before the text pipeline took it: a body that fails
+ * validation, an unknown native method. Only for requests whose key was verified, so unauthenticated
+ * traffic cannot fill the log table. Written after the answer, batched with the settlements.
+ */
+@Injectable()
+export class RefusalLog implements OnModuleInit {
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly recorder: SettlementRecorder,
+  ) {}
+
+  onModuleInit(): void {
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    fastify.addHook('onResponse', (request, reply, done) => {
+      this.record(request, reply.statusCode);
+      done();
+    });
+  }
+
+  private record(request: FastifyRequest, httpStatus: number): void {
+    const state = gatewayState(request);
+    const routePattern = request.routeOptions.url;
+    if (httpStatus < 400 || state.logRowOwned || !state.apiKey || request.method !== 'POST') return;
+    if (routePattern !== CHAT_ROUTE && routePattern !== NATIVE_ROUTE) return;
+    const { route, model } = describeRefused(request, routePattern);
+    this.recorder.logWithoutHold({
+      requestId: request.id,
+      keyId: state.apiKey.id,
+      accountId: state.apiKey.accountId,
+      model,
+      route,
+      httpStatus,
+      endReason: 'refused',
+      latencyMs: Date.now() - state.startedAt,
+      inputTokens: 0,
+      outputTokens: 0,
+      costMicros: 0n,
+      attempts: 0,
+    });
+  }
+}
+
+/** The route and model as the pipeline's own log rows name them, as far as the request shows them. */
+function describeRefused(request: FastifyRequest, routePattern: string): { route: string; model?: string } {
+  if (routePattern === CHAT_ROUTE) {
+    const model = (request.body as { model?: unknown } | undefined)?.model;
+    return { route: CHAT_ROUTE, model: typeof model === 'string' ? model : undefined };
+  }
+  try {
+    const { model, action } = parseModelAction(
+      (request.params as { modelAction?: string }).modelAction ?? '',
+    );
+    return { route: `/v1beta/models/{model}:${action}`, model };
+  } catch {
+    return { route: '/v1beta/models/{model}:{action}' };
+  }
+}
