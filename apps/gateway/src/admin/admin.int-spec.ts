@@ -271,6 +271,12 @@ describe('accounts', () => {
     expect(first.body).toMatchObject({ applied: true, account: { balanceMicros: '2500000' } });
     expect(replay.body).toMatchObject({ applied: false, account: { balanceMicros: '2500000' } });
     expect((await call('GET', `/admin/accounts/${id}`)).body['availableMicros']).toBe('2500000');
+
+    const other = await createAccount();
+    const reused = await call('POST', `/admin/accounts/${other}/credits`, credit);
+    expect(reused.status).toBe(400);
+    expect(reused.body.error?.param).toBe('idempotencyKey');
+    expect((await call('GET', `/admin/accounts/${other}`)).body['balanceMicros']).toBe('0');
   });
 
   it('refuses bad amounts naming the field, and credits to a missing account with 404', async () => {

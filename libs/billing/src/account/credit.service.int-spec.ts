@@ -1,4 +1,5 @@
 import { type BillingDatabase, openBillingDatabase } from '../testing/billing-database.fixture';
+import { CreditKeyTakenError } from './credit.service';
 
 describe('CreditService (Postgres)', () => {
   let billing: BillingDatabase;
@@ -27,6 +28,25 @@ describe('CreditService (Postgres)', () => {
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ kind: 'credit', amount: 2_500_000n, note: 'top-up', requestId: null });
     expect((await billing.audit.auditAccount(accountId)).balanced).toBe(true);
+  });
+
+  it('refuses a key that already credited another account, and leaves this one uncredited', async () => {
+    const { id: first } = await billing.credits.createAccount({ name: 'first' });
+    const { id: second } = await billing.credits.createAccount({ name: 'second' });
+    const key = `payment-shared-${first}`;
+    await billing.credits.credit({ accountId: first, amountMicros: 10n, idempotencyKey: key });
+
+    await expect(
+      billing.credits.credit({ accountId: second, amountMicros: 10n, idempotencyKey: key }),
+    ).rejects.toThrow(CreditKeyTakenError);
+
+    expect((await billing.credits.balanceOf(second))?.balance).toBe(0n);
+    expect((await billing.credits.balanceOf(first))?.balance).toBe(10n);
+    expect(
+      await billing.credits.credit({ accountId: first, amountMicros: 10n, idempotencyKey: key }),
+    ).toEqual({
+      applied: false,
+    });
   });
 
   it('adds distinct credits up and keeps credit keys apart from settlement keys', async () => {

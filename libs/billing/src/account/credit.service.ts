@@ -2,8 +2,20 @@ import { randomUUID } from 'node:crypto';
 import type { Account, PrismaClient } from '@gateway/db';
 import type { AccountBalance, CreateAccountInput, CreditInput } from './account.types';
 
-/** Credit ledger keys live in their own namespace, apart from hold:, capture: and release: keys. */
+/** Credit ledger keys live in their own namespace, apart from the capture: keys of settlements. */
 const CREDIT_KEY_PREFIX = 'credit:';
+
+/**
+ * The credit's idempotency key already credited another account. Keys are unique across accounts (a
+ * payment id is), so the credit was not applied; answering "already applied" instead would silently
+ * leave this account uncredited.
+ */
+export class CreditKeyTakenError extends Error {
+  constructor(readonly idempotencyKey: string) {
+    super(`the credit idempotency key ${idempotencyKey} already credited another account`);
+    this.name = 'CreditKeyTakenError';
+  }
+}
 
 /** Accounts and the money put into them. */
 export class CreditService {
@@ -11,7 +23,8 @@ export class CreditService {
 
   /**
    * Adds money: a `credit` ledger row and the balance change, in one statement. The ledger row's unique
-   * key makes a replay (a retried payment webhook, a double-clicked admin action) change nothing.
+   * key makes a replay (a retried payment webhook, a double-clicked admin action) change nothing; a key
+   * that credited another account throws CreditKeyTakenError.
    */
   async credit(input: CreditInput): Promise<{ applied: boolean }> {
     if (input.amountMicros <= 0n) throw new RangeError(`credit must be positive, got ${input.amountMicros}`);
@@ -31,7 +44,12 @@ export class CreditService {
         RETURNING a.id
       )
       SELECT EXISTS (SELECT 1 FROM credited) AS applied`;
-    return { applied: rows[0]?.applied === true };
+    if (rows[0]?.applied === true) return { applied: true };
+    // Read after the statement: a concurrent credit with the same key may have committed during it.
+    const [owner] = await this.prisma.$queryRaw<{ account_id: string }[]>`
+      SELECT account_id FROM ledger_entries WHERE idempotency_key = ${idempotencyKey}`;
+    if (owner && owner.account_id !== input.accountId) throw new CreditKeyTakenError(input.idempotencyKey);
+    return { applied: false };
   }
 
   async createAccount(input: CreateAccountInput): Promise<Account> {

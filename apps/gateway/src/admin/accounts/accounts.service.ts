@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CreditService } from '@gateway/billing';
+import { CreditKeyTakenError, CreditService } from '@gateway/billing';
 import { CreateAccountDto, CreditAccountDto, type AccountView } from '@gateway/contracts';
 import type { Account, PrismaClient } from '@gateway/db';
 import { GatewayError } from '../../errors/gateway-error';
@@ -47,16 +47,27 @@ export class AccountsService {
     return toAccountView(row);
   }
 
-  /** Idempotent per `idempotencyKey`: a replay answers `applied: false` and changes nothing. */
+  /**
+   * Idempotent per `idempotencyKey`: a replay answers `applied: false` and changes nothing; a key that
+   * credited another account is refused.
+   */
   async credit(id: string, body: unknown): Promise<CreditResultView> {
     const input = parseAdminInput(CreditAccountDto, body);
     await this.findAccount(id);
-    const { applied } = await this.credits.credit({
-      accountId: id,
-      amountMicros: BigInt(input.amountMicros),
-      idempotencyKey: input.idempotencyKey,
-      note: input.note,
-    });
+    const { applied } = await this.credits
+      .credit({
+        accountId: id,
+        amountMicros: BigInt(input.amountMicros),
+        idempotencyKey: input.idempotencyKey,
+        note: input.note,
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof CreditKeyTakenError)) throw error;
+        throw GatewayError.invalidRequest(
+          `The idempotency key "${input.idempotencyKey}" already credited another account; use a new key for each credit.`,
+          'idempotencyKey',
+        );
+      });
     return { applied, account: toAccountView(await this.findAccount(id)) };
   }
 
