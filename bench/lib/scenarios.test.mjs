@@ -55,3 +55,12 @@ test('a plan keeps only the targets that serve the family', () => {
     { family: 'openai', targets: ['direct', 'peer'] },
   ]);
 });
+
+test('the time-to-first-byte warm-up runs the same stream, unpaced', () => {
+  const ttfb = SCENARIOS.find((scenario) => scenario.name === 'ttfb');
+  const withoutPacing = (prompt) => prompt.replace(/\[\[sim [^\]]*\]\]/, '');
+  assert.equal(ttfb.warmUpRequest.stream, ttfb.request.stream);
+  assert.equal(withoutPacing(ttfb.warmUpRequest.prompt), withoutPacing(ttfb.request.prompt));
+  assert.match(ttfb.request.prompt, /interval=20\b/);
+  assert.match(ttfb.warmUpRequest.prompt, /chunks=3;interval=0\]\]/);
+});

@@ -1,6 +1,6 @@
 /**
  * Many holds in one statement: the `take_holds` function (migrations `batched_holds`,
- * `holds_lock_account_once`, `ledger_records_money_movements`) decides each hold in the order given,
+ * `holds_once_per_account_not_in_ledger`) decides each hold in the order given,
  * against what the holds before it left available; it locks each account row once per batch, so holds
  * can never overspend. It writes a hold row for each hold it took; the ledger gets nothing until money
  * moves. Parameters: arrays of request ids, account ids, key ids, models, routes, amounts, TTLs (ms).

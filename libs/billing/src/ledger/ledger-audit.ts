@@ -27,7 +27,7 @@ interface AuditRow {
 /**
  * Recomputes an account's balance from the ledger (credits and captures: the money that moved) and its
  * held amount from the holds table (reservations). Ledger rows of the kinds `hold` and `release`,
- * written before migration `ledger_records_money_movements`, moved no money and are not counted.
+ * written before migration `holds_once_per_account_not_in_ledger`, moved no money and are not counted.
  */
 export class LedgerAudit {
   constructor(private readonly prisma: Pick<PrismaClient, '$queryRaw'>) {}

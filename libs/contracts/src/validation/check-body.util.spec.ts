@@ -1,31 +1,10 @@
 import { Max } from 'class-validator';
 import { checkBody, provesValid } from './check-body.util';
 import { MicrosField } from './micros-field.decorator';
-import { NestedField, NestedListField } from './nested-field.decorator';
 import { ValidateObjectRule } from './rule.decorator';
 import { IntegerField, StringField } from './scalar-field.decorator';
 import { validateBody } from './validate-body.util';
-
-class LeafDto {
-  @IntegerField({ description: 'A count.', min: 0 })
-  count: number;
-}
-
-@ValidateObjectRule('evenLeaves', (tree) =>
-  Array.isArray(tree['leaves']) && tree['leaves'].length % 2 === 1
-    ? 'must have an even number of leaves'
-    : undefined,
-)
-class TreeDto {
-  @StringField({ description: 'A name.', nonEmpty: true })
-  name: string;
-
-  @NestedListField(() => LeafDto, { description: 'Leaves.', optional: true })
-  leaves?: LeafDto[];
-
-  @NestedField(() => LeafDto, { description: 'The root leaf.', optional: true, nullable: true })
-  root?: LeafDto | null;
-}
+import { TreeDto } from './testing/tree-dtos.fixture';
 
 class TallTreeDto extends TreeDto {
   @IntegerField({ description: 'Height in metres.', min: 1 })

@@ -1,28 +1,5 @@
-import { ValidateObjectRule } from './rule.decorator';
-import { NestedField, NestedListField } from './nested-field.decorator';
-import { IntegerField, StringField } from './scalar-field.decorator';
 import { describeProblems, FieldProblem, validateBody } from './validate-body.util';
-
-class LeafDto {
-  @IntegerField({ description: 'A count.', min: 0 })
-  count: number;
-}
-
-@ValidateObjectRule('evenLeaves', (tree) =>
-  Array.isArray(tree['leaves']) && tree['leaves'].length % 2 === 1
-    ? 'must have an even number of leaves'
-    : undefined,
-)
-class TreeDto {
-  @StringField({ description: 'A name.', nonEmpty: true })
-  name: string;
-
-  @NestedListField(() => LeafDto, { description: 'Leaves.', optional: true })
-  leaves?: LeafDto[];
-
-  @NestedField(() => LeafDto, { description: 'The root leaf.', optional: true })
-  root?: LeafDto;
-}
+import { LeafDto, TreeDto } from './testing/tree-dtos.fixture';
 
 function problemsOf(body: unknown, refuseUnknownFields = false): FieldProblem[] {
   const result = validateBody(TreeDto, body, { refuseUnknownFields });

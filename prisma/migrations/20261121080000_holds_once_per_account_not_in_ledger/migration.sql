@@ -1,12 +1,19 @@
--- take_holds, rewritten so that a batch locks and updates each account row once instead of once per
--- hold. Updating the same row many times in one transaction left a chain of row versions that every
--- later update and foreign-key check had to walk; with one account behind many requests (the common
--- case) that was half of Postgres's CPU per request.
+-- take_holds, rewritten for two reasons.
 --
--- The decisions are unchanged: holds are decided in the order given, each against what the holds
--- before it left available, so a batch can never overspend. The account row is locked (FOR NO KEY
--- UPDATE, the lock its UPDATE takes anyway) before it is read, so concurrent batches serialise on it,
--- and callers still sort by account so that batches lock accounts in one order.
+-- 1. A batch locks and updates each account row once instead of once per hold. Updating the same row
+-- many times in one transaction left a chain of row versions that every later update and foreign-key
+-- check had to walk; with one account behind many requests (the common case) that was half of
+-- Postgres's CPU per request. The decisions are unchanged: holds are decided in the order given, each
+-- against what the holds before it left available, so a batch can never overspend. The account row is
+-- locked (FOR NO KEY UPDATE, the lock its UPDATE takes anyway) before it is read, so concurrent batches
+-- serialise on it, and callers still sort by account so that batches lock accounts in one order.
+--
+-- 2. The ledger records money that moves: credits and captures. A hold is a reservation, not a
+-- movement: it lives in the holds table (amount fixed, status changed by compare-and-swap), and the
+-- account's `held` is the sum of its open holds. Writing a `hold` row when a hold was taken (and a
+-- `release` row when it was settled, see settle-holds.statement.ts) tripled the ledger rows of a
+-- request, each with four indexes, for no money that moved. Rows of those kinds written before stay as
+-- history.
 CREATE OR REPLACE FUNCTION take_holds(
   p_request_ids text[],
   p_account_ids text[],
@@ -54,11 +61,6 @@ BEGIN
          v_now, v_now + p_ttl_ms[k] * interval '1 millisecond'
     FROM generate_subscripts(p_request_ids, 1) AS k
    WHERE v_taken[k];
-  INSERT INTO ledger_entries (account_id, kind, amount, idempotency_key, request_id, created_at)
-  SELECT p_account_ids[k], 'hold', p_amounts[k], 'hold:' || p_request_ids[k], p_request_ids[k], v_now
-    FROM generate_subscripts(p_request_ids, 1) AS k
-   WHERE v_taken[k];
-
   RETURN QUERY
   SELECT p_request_ids[k], v_taken[k], v_refused_available[k]::text
     FROM generate_subscripts(p_request_ids, 1) AS k
