@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Pool, type QueryResultRow } from 'pg';
+import { HoldLeases } from '@gateway/billing';
 import { loadConfig, type GatewayConfig } from '@gateway/config';
 import { startSimulator } from '@gateway/simulators';
 import { createTestDatabase } from '@gateway/testing';
@@ -249,9 +250,13 @@ export class GatewayHarness {
     return BigInt(row.total);
   }
 
-  /** Waits until every settlement and log recorded so far has been written. */
+  /** Waits until every settlement and log recorded so far has been written, and idle leases closed. */
   async settled(): Promise<void> {
-    for (const instance of this.instances) await instance.app.app.get(SettlementRecorder).drain();
+    for (const instance of this.instances) {
+      await instance.app.app.get(SettlementRecorder).drain();
+      // Leases with no hold open are closed, as the idle sweep would do a little later.
+      await instance.app.app.get(HoldLeases).closeIdle(0);
+    }
   }
 
   async close(): Promise<void> {

@@ -8,7 +8,8 @@ const REAP_INTERVAL_MS = 30_000;
 const REAP_BATCH = 500;
 
 /**
- * Every 30 s, settles holds whose owner never did (the process died mid-request). Each worker-text
+ * Every 30 s, settles holds whose owner never did (the process died mid-request) and closes leases
+ * whose owner stopped renewing them. Each worker-text
  * instance upserts the same job scheduler, so however many run, one reaping job is due per interval.
  */
 @Injectable()
@@ -32,10 +33,12 @@ export class HoldReaperProcessor implements OnApplicationBootstrap {
     });
   }
 
-  /** Returns how many holds this run settled. */
+  /** Returns how many holds this run settled; lapsed leases are closed too. */
   async reapExpiredHolds(): Promise<number> {
     const reaped = await this.reaper.reapExpired(REAP_BATCH);
     if (reaped > 0) this.logger.info({ reaped }, 'settled expired holds');
+    const closedLeases = await this.reaper.closeExpiredLeases(REAP_BATCH);
+    if (closedLeases > 0) this.logger.info({ closedLeases }, 'closed lapsed leases');
     return reaped;
   }
 }

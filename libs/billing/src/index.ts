@@ -10,3 +10,4 @@ export * from './settlement/hold-reaper.service';
 export * from './account/account.types';
 export * from './account/credit.service';
 export * from './ledger/ledger-audit';
+export * from './lease/hold-leases';

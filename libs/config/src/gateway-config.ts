@@ -34,6 +34,12 @@ export interface GatewayConfig {
   readonly circuitCooldownMs: number;
   readonly shutdownGraceMs: number;
   readonly holdTtlMs: number;
+  /** How many holds a lease reserves ahead when it opens or grows; 0 writes every hold (no leases). */
+  readonly leaseHoldsAhead: number;
+  /** A lease unused this long is closed and its rest given back to the account. */
+  readonly leaseIdleMs: number;
+  /** A lease's lifetime in the database: renewed while used, closed by the reaper when it lapses. */
+  readonly leaseTtlMs: number;
   /** Hosts (or addresses) the SSRF-safe fetcher may reach even though they are private. Lower-cased. */
   readonly ssrfAllowHosts: readonly string[];
   readonly metricsEnabled: boolean;

@@ -38,6 +38,9 @@ describe('loadConfig', () => {
       circuitCooldownMs: 15000,
       shutdownGraceMs: 10000,
       holdTtlMs: 600000,
+      leaseHoldsAhead: 32,
+      leaseIdleMs: 2000,
+      leaseTtlMs: 60000,
       ssrfAllowHosts: [],
       metricsEnabled: true,
     });
@@ -136,6 +139,8 @@ describe('loadConfig', () => {
     ['MAX_ATTEMPTS', '11'],
     ['KEY_CACHE_TTL_MS', '1e3'],
     ['HOLD_TTL_MS', '999'],
+    ['LEASE_HOLDS_AHEAD', '-1'],
+    ['LEASE_TTL_MS', '3999'],
     ['JSON_BODY_LIMIT_BYTES', '100'],
     ['CIRCUIT_FAILURE_THRESHOLD', '0'],
     ['REDIS_URL', 'http://cache:6379'],

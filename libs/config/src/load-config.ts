@@ -40,6 +40,9 @@ export function loadConfig(env: Environment = process.env): GatewayConfig {
     circuitCooldownMs: reader.integer('CIRCUIT_COOLDOWN_MS', 15_000, { min: 1 }),
     shutdownGraceMs: reader.integer('SHUTDOWN_GRACE_MS', 10_000, { min: 0 }),
     holdTtlMs: reader.integer('HOLD_TTL_MS', 600_000, { min: 1000 }),
+    leaseHoldsAhead: reader.integer('LEASE_HOLDS_AHEAD', 32, { min: 0, max: 10_000 }),
+    leaseIdleMs: reader.integer('LEASE_IDLE_MS', 2_000, { min: 100 }),
+    leaseTtlMs: reader.integer('LEASE_TTL_MS', 60_000, { min: 4_000 }),
     ssrfAllowHosts: readAllowHosts(reader),
     metricsEnabled: reader.boolean('METRICS_ENABLED', true),
   };

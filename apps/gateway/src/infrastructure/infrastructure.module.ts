@@ -1,10 +1,11 @@
+import { hostname } from 'node:os';
 import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import type { Pool } from 'pg';
 import type { DestinationStream, Logger } from 'pino';
 import { KeyResolver, keyInvalidationChannel } from '@gateway/auth';
-import { CreditService, HoldService, PriceBook, SettlementService } from '@gateway/billing';
+import { CreditService, HoldLeases, HoldService, PriceBook, SettlementService } from '@gateway/billing';
 import type { GatewayConfig } from '@gateway/config';
 import { createPgPool, createPrismaClient, PrismaClient } from '@gateway/db';
 import { createMetrics, createLogger } from '@gateway/observability';
@@ -114,6 +115,21 @@ export class InfrastructureModule implements OnApplicationShutdown {
         PriceSync,
         { provide: HoldService, inject: [MONEY_PG_POOL], useFactory: (pool: Pool) => new HoldService(pool) },
         {
+          provide: HoldLeases,
+          inject: [MONEY_PG_POOL, HoldService, LOGGER],
+          useFactory: (pool: Pool, holds: HoldService, logger: Logger) => {
+            const leases = new HoldLeases(pool, holds, {
+              holdsAhead: config.leaseHoldsAhead,
+              idleMs: config.leaseIdleMs,
+              ttlMs: config.leaseTtlMs,
+              owner: `${hostname()}:${process.pid}`,
+              onError: (error, what) => logger.warn({ err: error }, `${what} failed`),
+            });
+            leases.start();
+            return leases;
+          },
+        },
+        {
           provide: SettlementService,
           inject: [MONEY_PG_POOL, PRISMA],
           useFactory: (pool: Pool, prisma: PrismaClient) => new SettlementService(pool, prisma),
@@ -140,6 +156,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
         CircuitBreaker,
         PriceBook,
         HoldService,
+        HoldLeases,
         SettlementService,
         CreditService,
       ],

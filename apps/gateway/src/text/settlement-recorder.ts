@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
-import { SettlementService, type RequestLogInput, type SettlementInput } from '@gateway/billing';
+import { HoldLeases, SettlementService, type RequestLogInput, type SettlementInput } from '@gateway/billing';
 import { TEXT_SETTLEMENT_JOB_NAME, textSettlementJobOptions, toSettlementJob } from '@gateway/tasks';
 import { LOGGER, SETTLEMENT_QUEUE } from '../infrastructure/tokens';
 
@@ -28,6 +28,7 @@ export class SettlementRecorder implements BeforeApplicationShutdown {
 
   constructor(
     private readonly settlementService: SettlementService,
+    private readonly leases: HoldLeases,
     @Inject(SETTLEMENT_QUEUE) private readonly queue: Queue,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -48,8 +49,10 @@ export class SettlementRecorder implements BeforeApplicationShutdown {
     while (this.flushing) await this.flushing;
   }
 
+  /** The last settlements are written before the leases they used are closed. */
   async beforeApplicationShutdown(): Promise<void> {
     await this.drain();
+    await this.leases.stop();
   }
 
   private scheduleFlush(): void {

@@ -2,7 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { ResolvedKey } from '@gateway/auth';
-import { HoldService, PriceBook, textCostMicros, type RequestLogInput } from '@gateway/billing';
+import {
+  HoldLeases,
+  PriceBook,
+  textCostMicros,
+  type LeasedHold,
+  type RequestLogInput,
+} from '@gateway/billing';
 import type { GatewayConfig } from '@gateway/config';
 import { SeriesCache, type GatewayMetrics } from '@gateway/observability';
 import {
@@ -69,7 +75,7 @@ export class TextGenerationService {
     private readonly catalog: ChannelCatalog,
     private readonly breaker: CircuitBreaker,
     private readonly prices: PriceBook,
-    private readonly holds: HoldService,
+    private readonly holds: HoldLeases,
     private readonly recorder: SettlementRecorder,
     private readonly responseMetrics: ResponseMetrics,
     @Inject(UPSTREAM_HTTP) private readonly http: UpstreamHttpClient,
@@ -134,7 +140,7 @@ export class TextGenerationService {
     const outcome = ingress.framing
       ? await this.streamAnswer(ingress, admission, request, reply, abort.signal)
       : await this.wholeAnswer(admission, request, reply, abort.signal);
-    this.settle(ingress, request, key, admission, outcome);
+    this.settle(ingress, request, key, admission, outcome, hold.lease);
   }
 
   private async wholeAnswer(
@@ -334,14 +340,16 @@ export class TextGenerationService {
     key: ResolvedKey,
     admission: TextAdmission,
     outcome: RequestOutcome,
+    lease: LeasedHold | undefined,
   ): void {
     const costMicros = outcome.usage ? textCostMicros(outcome.usage, admission.price) : 0n;
+    if (lease) this.holds.release(lease, costMicros);
     const {
       requestId: _requestId,
       costMicros: _cost,
       ...log
     } = this.logRow(ingress, request, key, outcome, costMicros);
-    this.recorder.settle({ requestId: request.id, captureMicros: costMicros, log });
+    this.recorder.settle({ requestId: request.id, captureMicros: costMicros, log, lease });
   }
 
   private recordRefusal(

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { holdInputProblem, insufficientBalance, unknownAccountError } from './hold-input.util';
 import type { TakeHoldInput, TakeHoldResult } from './hold.types';
 import { takeHoldsStatement, takeOneHoldStatement } from './take-holds.statements';
 
@@ -39,11 +40,8 @@ export class HoldService {
    * second take for the same id fails (with the other holds of its batch) and changes nothing.
    */
   take(input: TakeHoldInput): Promise<TakeHoldResult> {
-    if (input.amount < 0n)
-      return Promise.reject(new RangeError(`hold amount must not be negative, got ${input.amount}`));
-    if (!Number.isSafeInteger(input.ttlMs) || input.ttlMs <= 0) {
-      return Promise.reject(new RangeError(`hold ttlMs must be a positive whole number, got ${input.ttlMs}`));
-    }
+    const problem = holdInputProblem(input);
+    if (problem) return Promise.reject(problem);
     return new Promise<TakeHoldResult>((resolve, reject) => {
       this.waiting.push({ input, resolve, reject });
       this.sendWaiting();
@@ -100,7 +98,7 @@ function statementFor(holds: TakeHoldInput[]) {
 function settleTake(pending: PendingHold, row: TakeHoldRow | undefined): void {
   if (row?.taken) return pending.resolve({ ok: true });
   if (row?.available === null || row?.available === undefined) {
-    return pending.reject(new Error(`cannot hold for unknown account ${pending.input.accountId}`));
+    return pending.reject(unknownAccountError(pending.input.accountId));
   }
-  pending.resolve({ ok: false, reason: 'insufficient_balance', availableMicros: BigInt(row.available) });
+  pending.resolve(insufficientBalance(BigInt(row.available)));
 }

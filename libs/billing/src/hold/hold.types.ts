@@ -11,8 +11,27 @@ export interface TakeHoldInput {
   ttlMs: number;
 }
 
+/**
+ * A hold taken in memory from a lease (see HoldLeases). It has no row until it is settled: the
+ * settlement carries what the row needs.
+ */
+export interface LeasedHold {
+  leaseId: string;
+  accountId: string;
+  keyId: string;
+  model: string;
+  route: string;
+  amount: bigint;
+  takenAtMs: number;
+  expiresAtMs: number;
+}
+
 export type TakeHoldResult =
-  | { ok: true }
+  | {
+      ok: true;
+      /** Set when the hold was taken from a lease rather than written as an open hold row. */
+      lease?: LeasedHold;
+    }
   | {
       ok: false;
       reason: 'insufficient_balance';

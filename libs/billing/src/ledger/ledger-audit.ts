@@ -9,9 +9,14 @@ export interface LedgerAuditResult {
   captures: bigint;
   /** Σ of open holds in the holds table. */
   openHolds: bigint;
+  /** Σ of what open leases still reserve. */
+  openLeases: bigint;
   /** Capture rows whose hold is missing or not settled: money taken without a settled hold. */
   capturesWithoutSettledHold: number;
-  /** balance = credits − captures, held = openHolds, and every capture belongs to a settled hold. */
+  /**
+   * balance = credits − captures, held = openHolds + openLeases, and every capture belongs to a settled
+   * hold.
+   */
   balanced: boolean;
 }
 
@@ -21,12 +26,13 @@ interface AuditRow {
   credits: bigint;
   captures: bigint;
   open_holds: bigint;
+  open_leases: bigint;
   orphan_captures: number;
 }
 
 /**
  * Recomputes an account's balance from the ledger (credits and captures: the money that moved) and its
- * held amount from the holds table (reservations). Ledger rows of the kinds `hold` and `release`,
+ * held amount from the holds and leases tables (reservations). Ledger rows of the kinds `hold` and `release`,
  * written before migration `holds_once_per_account_not_in_ledger`, moved no money and are not counted.
  */
 export class LedgerAudit {
@@ -41,6 +47,8 @@ export class LedgerAudit {
                WHERE account_id = a.id AND kind = 'capture') AS captures,
              (SELECT coalesce(sum(amount), 0)::int8 FROM holds
                WHERE account_id = a.id AND status = 'open') AS open_holds,
+             (SELECT coalesce(sum(amount), 0)::int8 FROM leases
+               WHERE account_id = a.id AND status = 'open') AS open_leases,
              (SELECT count(*)::int4 FROM ledger_entries c
                WHERE c.account_id = a.id AND c.kind = 'capture'
                  AND NOT EXISTS (SELECT 1 FROM holds h
@@ -55,10 +63,11 @@ export class LedgerAudit {
       credits: row.credits,
       captures: row.captures,
       openHolds: row.open_holds,
+      openLeases: row.open_leases,
       capturesWithoutSettledHold: row.orphan_captures,
       balanced:
         row.balance === row.credits - row.captures &&
-        row.held === row.open_holds &&
+        row.held === row.open_holds + row.open_leases &&
         row.orphan_captures === 0,
     };
   }

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { closeExpiredLeasesStatement } from '../lease/lease.statements';
 import type { SettlementService } from './settlement.service';
 
 const expiredHoldsStatement = {
@@ -54,5 +55,15 @@ export class HoldReaper {
       })),
     );
     return appliedRequestIds.length;
+  }
+
+  /**
+   * Closes up to `limit` leases that lapsed (their owner died or lost the database) and gives what they
+   * reserved back to their accounts; returns how many it closed. Holds that were in flight on them are
+   * settled later if their process comes back, with the capture taken from the balance alone.
+   */
+  async closeExpiredLeases(limit: number): Promise<number> {
+    const { rowCount } = await this.pool.query({ ...closeExpiredLeasesStatement, values: [limit] });
+    return rowCount ?? 0;
   }
 }

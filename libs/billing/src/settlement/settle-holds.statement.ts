@@ -76,3 +76,14 @@ WITH input AS (
 )
 SELECT request_id FROM settled`,
 };
+
+/**
+ * Settles holds taken from leases: the `settle_leased_holds` function (migration `account_leases`) writes
+ * each hold's row already settled, captures from the balance and from the lease, and writes the ledger
+ * and log rows, exactly once per request id. Its parameter is a JSON array of the same items plus the
+ * lease's record of the hold (leaseId, holdMicros, takenAtMs, expiresAtMs, keyId, accountId, model).
+ */
+export const settleLeasedHoldsStatement = {
+  name: 'billing_settle_leased_holds',
+  text: 'SELECT request_id FROM settle_leased_holds($1::jsonb)',
+};

@@ -1,8 +1,9 @@
 import type { PrismaClient } from '@gateway/db';
 import type { Pool } from 'pg';
 import type { RequestLogInput } from './request-log.types';
-import { settleHoldsStatement } from './settle-holds.statement';
+import { settleHoldsStatement, settleLeasedHoldsStatement } from './settle-holds.statement';
 import type { SettleManyResult, SettlementInput } from './settlement.types';
+import type { LeasedHold } from '../hold/hold.types';
 
 /** Ends holds: capture of the actual cost, release of the rest, the request log; each exactly once. */
 export class SettlementService {
@@ -18,8 +19,9 @@ export class SettlementService {
   }
 
   /**
-   * Settles a batch in one transaction (see settle-holds.statement.ts). A request id given twice is
-   * settled by its first entry.
+   * Settles a batch: open holds in one transaction (see settle-holds.statement.ts), holds taken from
+   * leases in another. A request id given twice is settled by its first entry. When one of the two
+   * fails the whole batch may be settled again: what the other one applied is skipped then.
    */
   async settleMany(settlements: readonly SettlementInput[]): Promise<SettleManyResult> {
     const firstPerRequest = new Map<string, SettlementInput>();
@@ -29,12 +31,17 @@ export class SettlementService {
       }
       if (!firstPerRequest.has(settlement.requestId)) firstPerRequest.set(settlement.requestId, settlement);
     }
-    if (firstPerRequest.size === 0) return { appliedRequestIds: [] };
-    const { rows } = await this.pool.query<{ request_id: string }>({
-      ...settleHoldsStatement,
-      values: [JSON.stringify([...firstPerRequest.values()].map(toStatementItem))],
-    });
-    return { appliedRequestIds: rows.map((row) => row.request_id) };
+    const openHolds: unknown[] = [];
+    const leasedHolds: unknown[] = [];
+    for (const settlement of firstPerRequest.values()) {
+      if (settlement.lease) leasedHolds.push(toLeasedStatementItem(settlement, settlement.lease));
+      else openHolds.push(toStatementItem(settlement));
+    }
+    const applied = await Promise.all([
+      this.settleWith(settleHoldsStatement, openHolds),
+      this.settleWith(settleLeasedHoldsStatement, leasedHolds),
+    ]);
+    return { appliedRequestIds: applied.flat() };
   }
 
   /** Logs a request refused before any hold; a second call for the same request id writes nothing. */
@@ -42,9 +49,23 @@ export class SettlementService {
     const { count } = await this.prisma.requestLog.createMany({ data: [log], skipDuplicates: true });
     return { recorded: count > 0 };
   }
+
+  private async settleWith(statement: { name: string; text: string }, items: unknown[]): Promise<string[]> {
+    if (items.length === 0) return [];
+    const { rows } = await this.pool.query<{ request_id: string }>({
+      ...statement,
+      values: [JSON.stringify(items)],
+    });
+    return rows.map((row) => row.request_id);
+  }
 }
 
 /** JSON has no bigint: micros travel as decimal strings, which Postgres reads back as int8 exactly. */
 function toStatementItem({ requestId, captureMicros, log }: SettlementInput) {
   return { ...log, requestId, captureMicros: captureMicros.toString() };
+}
+
+/** The hold row's values come from the lease's record of the hold; they win over the log's. */
+function toLeasedStatementItem(settlement: SettlementInput, { amount, ...hold }: LeasedHold) {
+  return { ...toStatementItem(settlement), ...hold, holdMicros: amount.toString() };
 }

@@ -1,3 +1,4 @@
+import type { LeasedHold } from '../hold/hold.types';
 import type { SettlementLogInput } from './request-log.types';
 
 export interface SettlementInput {
@@ -5,6 +6,8 @@ export interface SettlementInput {
   /** The actual cost, captured in full even when it exceeds the hold. */
   captureMicros: bigint;
   log: SettlementLogInput;
+  /** Set when the hold was taken from a lease: its row is written by the settlement. */
+  lease?: LeasedHold;
 }
 
 export interface SettleManyResult {

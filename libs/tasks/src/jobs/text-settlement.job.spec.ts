@@ -29,6 +29,28 @@ describe('text-settlement job payload', () => {
     expect(fromSettlementJob(payload)).toEqual(settlement);
   });
 
+  it('carries a leased hold with its amount as a decimal string', () => {
+    const leased: SettlementInput = {
+      ...settlement,
+      lease: {
+        leaseId: 'lease_1',
+        accountId: 'acct_1',
+        keyId: 'key_1',
+        model: 'kappa-2.0-flash',
+        route: '/v1beta/models/generate',
+        amount: 9_007_199_254_740_995n,
+        takenAtMs: 1_700_000_000_000,
+        expiresAtMs: 1_700_000_600_000,
+      },
+    };
+    const payload = JSON.parse(JSON.stringify(toSettlementJob(leased)));
+    expect(payload.lease.amount).toBe('9007199254740995');
+    expect(fromSettlementJob(payload)).toEqual(leased);
+    expect(() => fromSettlementJob({ ...payload, lease: { ...payload.lease, amount: '-1' } })).toThrow(
+      /lease without decimal amount/,
+    );
+  });
+
   it('refuses a payload without decimal micros', () => {
     for (const captureMicros of ['', '-5', '1.5', '1e6', '0x10', '007']) {
       expect(() => fromSettlementJob({ ...toSettlementJob(settlement), captureMicros })).toThrow(

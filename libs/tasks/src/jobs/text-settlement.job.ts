@@ -1,4 +1,4 @@
-import type { SettlementInput, SettlementLogInput } from '@gateway/billing';
+import type { LeasedHold, SettlementInput, SettlementLogInput } from '@gateway/billing';
 import type { JobsOptions, Queue } from 'bullmq';
 
 /** Payload of a `text-settlement` job: a SettlementInput made JSON-safe. */
@@ -7,6 +7,8 @@ export interface TextSettlementJob {
   /** Micros as a decimal string: JSON has no bigint. */
   captureMicros: string;
   log: SettlementLogInput;
+  /** A leased hold's record, its amount a decimal string. */
+  lease?: Omit<LeasedHold, 'amount'> & { amount: string };
 }
 
 export const TEXT_SETTLEMENT_JOB_NAME = 'settle';
@@ -14,7 +16,13 @@ export const TEXT_SETTLEMENT_JOB_NAME = 'settle';
 const DECIMAL_MICROS = /^(0|[1-9]\d*)$/;
 
 export function toSettlementJob(item: SettlementInput): TextSettlementJob {
-  return { requestId: item.requestId, captureMicros: item.captureMicros.toString(), log: item.log };
+  const job: TextSettlementJob = {
+    requestId: item.requestId,
+    captureMicros: item.captureMicros.toString(),
+    log: item.log,
+  };
+  if (item.lease) job.lease = { ...item.lease, amount: item.lease.amount.toString() };
+  return job;
 }
 
 /** Throws on a payload no producer of this code base writes; retrying such a job cannot help. */
@@ -28,7 +36,18 @@ export function fromSettlementJob(payload: TextSettlementJob): SettlementInput {
   if (typeof payload.log !== 'object' || payload.log === null) {
     throw new TypeError(`text-settlement job ${payload.requestId} has no log`);
   }
-  return { requestId: payload.requestId, captureMicros: BigInt(payload.captureMicros), log: payload.log };
+  const settlement: SettlementInput = {
+    requestId: payload.requestId,
+    captureMicros: BigInt(payload.captureMicros),
+    log: payload.log,
+  };
+  if (payload.lease !== undefined) {
+    if (typeof payload.lease.amount !== 'string' || !DECIMAL_MICROS.test(payload.lease.amount)) {
+      throw new TypeError(`text-settlement job ${payload.requestId} has a lease without decimal amount`);
+    }
+    settlement.lease = { ...payload.lease, amount: BigInt(payload.lease.amount) };
+  }
+  return settlement;
 }
 
 /**

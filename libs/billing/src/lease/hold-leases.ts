@@ -1,0 +1,252 @@
+import { randomUUID } from 'node:crypto';
+import type { Pool } from 'pg';
+import { holdInputProblem, insufficientBalance, unknownAccountError } from '../hold/hold-input.util';
+import type { HoldService } from '../hold/hold.service';
+import type { LeasedHold, TakeHoldInput, TakeHoldResult } from '../hold/hold.types';
+import { closeLeasesStatement, reserveLeaseStatement } from './lease.statements';
+
+export interface HoldLeaseOptions {
+  /**
+   * When a lease opens or grows, it reserves this many more holds like the one that needed it, as far
+   * as the account can cover them. 0 turns leases off: every hold is then written as it is taken.
+   */
+  holdsAhead: number;
+  /** A lease that no hold used for this long is closed and its amount given back to the account. */
+  idleMs: number;
+  /** A lease's lifetime in the database; it is renewed while it is used, and reaped after it lapses. */
+  ttlMs: number;
+  /** Who holds the leases, for operators: host and pid. */
+  owner: string;
+  /** Reports what a background renewal or close could not do; the lease then lapses in the database. */
+  onError(error: unknown, what: string): void;
+  now?: () => number;
+}
+
+interface ReserveRow {
+  state: 'granted' | 'refused' | 'closed' | 'unknown';
+  granted: string;
+  available: string | null;
+}
+
+type ReserveOutcome =
+  { state: 'granted' | 'closed' | 'unknown' } | { state: 'refused'; availableMicros: bigint };
+
+/** This process's share of one account. */
+interface AccountLease {
+  readonly id: string;
+  readonly accountId: string;
+  /** Holdable now: granted − open holds − captures settled here. Below 0 after a capture overshoot. */
+  available: bigint;
+  openHolds: number;
+  /** When the database lets the lease lapse, as seen from here (a little early, never late). */
+  expiresAtMs: number;
+  lastUsedMs: number;
+  /** Whether the database has its row yet; until then there is nothing to renew or close. */
+  opened: boolean;
+  /** The reservation in flight; takes for the account wait for it instead of sending their own. */
+  reserving: Promise<ReserveOutcome> | undefined;
+}
+
+/** A lease is used only while it has this share of its lifetime left, so a renewal has time to land. */
+const MIN_LIFETIME_SHARE = 4;
+/** The sweep renews a lease used within its idle time once it has this share of its lifetime left. */
+const RENEW_LIFETIME_SHARE = 2;
+
+/**
+ * Holds without a database round trip. The process reserves an amount on an account once (a lease: one
+ * statement that checks and raises the account's `held` atomically, like a hold) and then takes each
+ * request's hold from it in memory. Nothing can overspend: every hold is covered by money the database
+ * reserved for this process, and JavaScript runs one take at a time. The settlement of a leased hold
+ * writes its hold row (settled), captures from the balance and from the lease, and this process gives
+ * the unused part back to the lease. When the lease cannot cover a hold, the take grows it (a round
+ * trip again) or refuses it with the account's true available amount: this process's lease plus what
+ * the database has left.
+ *
+ * Leases are closed when idle (their rest goes back to the account), renewed while used, and closed at
+ * shutdown; if the process dies, the reaper closes them after `ttlMs`, and the requests that were in
+ * flight are not charged, as with a reaped hold.
+ */
+export class HoldLeases {
+  private readonly byAccount = new Map<string, AccountLease>();
+  private readonly byId = new Map<string, AccountLease>();
+  private readonly now: () => number;
+  private sweeper: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly pool: Pick<Pool, 'query'>,
+    private readonly holds: Pick<HoldService, 'take'>,
+    private readonly options: HoldLeaseOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Takes the hold from this process's lease when it covers it; otherwise grows the lease first. */
+  take(input: TakeHoldInput): Promise<TakeHoldResult> {
+    if (this.options.holdsAhead === 0) return this.holds.take(input);
+    const problem = holdInputProblem(input);
+    if (problem) return Promise.reject(problem);
+    const lease = this.byAccount.get(input.accountId);
+    const now = this.now();
+    if (lease && this.covers(lease, input.amount, now))
+      return Promise.resolve(this.takeFrom(lease, input, now));
+    return this.takeAfterReserving(input);
+  }
+
+  /** Ends a leased hold here: what it held and did not capture can be held again. */
+  release(hold: LeasedHold, captureMicros: bigint): void {
+    const lease = this.byId.get(hold.leaseId);
+    if (!lease) return;
+    lease.available += hold.amount - captureMicros;
+    lease.openHolds -= 1;
+    lease.lastUsedMs = this.now();
+  }
+
+  /** Sweeps every `intervalMs`: idle leases closed, used ones renewed. */
+  start(intervalMs = 1_000): void {
+    this.sweeper ??= setInterval(() => void this.sweep(), intervalMs).unref();
+  }
+
+  /** Closes every lease with no open hold that was idle at least `minIdleMs`. */
+  async closeIdle(minIdleMs: number): Promise<void> {
+    const now = this.now();
+    const idle = [...this.byId.values()].filter(
+      (lease) => !lease.reserving && lease.openHolds === 0 && now - lease.lastUsedMs >= minIdleMs,
+    );
+    await this.close(idle);
+  }
+
+  /** Stops the sweep and closes every lease; for shutdown, after the last settlement was written. */
+  async stop(): Promise<void> {
+    clearInterval(this.sweeper);
+    this.sweeper = undefined;
+    await Promise.allSettled([...this.byId.values()].map((lease) => lease.reserving));
+    await this.close([...this.byId.values()]);
+  }
+
+  private covers(lease: AccountLease, amount: bigint, now: number): boolean {
+    return (
+      lease.reserving === undefined &&
+      lease.available >= amount &&
+      lease.expiresAtMs - now >= this.options.ttlMs / MIN_LIFETIME_SHARE
+    );
+  }
+
+  private takeFrom(lease: AccountLease, input: TakeHoldInput, now: number): TakeHoldResult {
+    lease.available -= input.amount;
+    lease.openHolds += 1;
+    lease.lastUsedMs = now;
+    return {
+      ok: true,
+      lease: {
+        leaseId: lease.id,
+        accountId: input.accountId,
+        keyId: input.keyId,
+        model: input.model,
+        route: input.route,
+        amount: input.amount,
+        takenAtMs: now,
+        expiresAtMs: now + input.ttlMs,
+      },
+    };
+  }
+
+  private async takeAfterReserving(input: TakeHoldInput): Promise<TakeHoldResult> {
+    for (;;) {
+      const lease = this.byAccount.get(input.accountId) ?? this.open(input.accountId);
+      if (lease.reserving) {
+        await lease.reserving.catch(() => undefined);
+        continue;
+      }
+      if (this.covers(lease, input.amount, this.now())) return this.takeFrom(lease, input, this.now());
+      const need = input.amount > lease.available ? input.amount - lease.available : 0n;
+      const outcome = await this.reserve(lease, need, need + input.amount * BigInt(this.options.holdsAhead));
+      if (outcome.state === 'unknown') throw unknownAccountError(input.accountId);
+      if (outcome.state === 'refused') {
+        const own = lease.available > 0n ? lease.available : 0n;
+        return insufficientBalance(outcome.availableMicros + own);
+      }
+    }
+  }
+
+  private open(accountId: string): AccountLease {
+    const lease: AccountLease = {
+      id: `lease_${randomUUID()}`,
+      accountId,
+      available: 0n,
+      openHolds: 0,
+      expiresAtMs: 0,
+      lastUsedMs: this.now(),
+      opened: false,
+      reserving: undefined,
+    };
+    this.byAccount.set(accountId, lease);
+    this.byId.set(lease.id, lease);
+    return lease;
+  }
+
+  private forget(lease: AccountLease): void {
+    if (this.byAccount.get(lease.accountId) === lease) this.byAccount.delete(lease.accountId);
+    this.byId.delete(lease.id);
+  }
+
+  /** Asks the database for `need` (or nothing) up to `want`, and pushes the lease's expiry. */
+  private reserve(lease: AccountLease, need: bigint, want: bigint): Promise<ReserveOutcome> {
+    const sentAt = this.now();
+    const reserving = this.pool
+      .query<ReserveRow>({
+        ...reserveLeaseStatement,
+        values: [
+          lease.id,
+          lease.accountId,
+          this.options.owner,
+          need.toString(),
+          want.toString(),
+          this.options.ttlMs,
+        ],
+      })
+      .then(({ rows: [row] }) => this.applyReservation(lease, row, sentAt))
+      .finally(() => {
+        lease.reserving = undefined;
+      });
+    lease.reserving = reserving;
+    return reserving;
+  }
+
+  private applyReservation(lease: AccountLease, row: ReserveRow, sentAt: number): ReserveOutcome {
+    if (row.state === 'granted') {
+      lease.available += BigInt(row.granted);
+      lease.expiresAtMs = sentAt + this.options.ttlMs;
+      lease.opened = true;
+      return { state: 'granted' };
+    }
+    // Closed and unknown leases are dropped, and so is a refused one the database never opened.
+    if (row.state !== 'refused' || !lease.opened) this.forget(lease);
+    return row.state === 'refused'
+      ? { state: 'refused', availableMicros: BigInt(row.available ?? 0) }
+      : { state: row.state };
+  }
+
+  private async sweep(): Promise<void> {
+    const now = this.now();
+    for (const lease of this.byId.values()) {
+      const used = lease.openHolds > 0 || now - lease.lastUsedMs < this.options.idleMs;
+      const renewDue = lease.expiresAtMs - now < this.options.ttlMs / RENEW_LIFETIME_SHARE;
+      if (used && renewDue && lease.opened && !lease.reserving) {
+        this.reserve(lease, 0n, 0n).catch((error: unknown) => this.options.onError(error, 'lease renewal'));
+      }
+    }
+    await this.closeIdle(this.options.idleMs);
+  }
+
+  /** Forgets the leases here at once (no hold is taken from them after), then closes them there. */
+  private async close(leases: AccountLease[]): Promise<void> {
+    for (const lease of leases) this.forget(lease);
+    const ids = leases.filter((lease) => lease.opened).map((lease) => lease.id);
+    if (ids.length === 0) return;
+    try {
+      await this.pool.query({ ...closeLeasesStatement, values: [ids] });
+    } catch (error) {
+      this.options.onError(error, 'lease close');
+    }
+  }
+}
