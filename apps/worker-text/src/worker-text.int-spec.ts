@@ -1,4 +1,4 @@
-import { HoldService, type SettlementInput } from '@gateway/billing';
+import { HoldLeases, HoldService, type SettlementInput } from '@gateway/billing';
 import { createPgPool, createPrismaClient, type PrismaClient } from '@gateway/db';
 import { enqueueTextSettlement, QUEUE_NAMES, textSettlementJobId, toSettlementJob } from '@gateway/tasks';
 import { createTestDatabase, type TestDatabase } from '@gateway/testing';
@@ -128,6 +128,49 @@ describe('worker-text (Postgres, Redis)', () => {
     const after = await prisma.account.findUniqueOrThrow({ where: { id: ACCOUNT_ID } });
     expect(after.balance).toBe(before.balance - 1_234_567n);
     expect(after.held).toBe(before.held);
+  });
+
+  it('settles a hold taken from a lease, handed over through the queue, against that lease', async () => {
+    const leases = new HoldLeases(pool, holds, {
+      holdsAhead: 1,
+      idleMs: 60_000,
+      ttlMs: 60_000,
+      owner: 'spec',
+      onError: (error) => {
+        throw error;
+      },
+    });
+    sequence += 1;
+    const requestId = `req_text_${sequence}`;
+    const taken = await leases.take({
+      requestId,
+      accountId: ACCOUNT_ID,
+      keyId: 'key_text',
+      model: 'kappa-pro',
+      route: '/v1/chat/completions',
+      amount: 2_000_000n,
+      ttlMs: 3_600_000,
+    });
+    if (!taken.ok || !taken.lease) throw new Error('expected a leased hold');
+    const before = await prisma.account.findUniqueOrThrow({ where: { id: ACCOUNT_ID } });
+
+    leases.release(taken.lease, 500_000n);
+    await enqueueTextSettlement(settlementQueue, {
+      ...settlementOf(requestId, 500_000n),
+      lease: taken.lease,
+    });
+    await waitFor(async () => (await prisma.requestLog.findUnique({ where: { requestId } })) !== null);
+
+    const hold = await prisma.hold.findUniqueOrThrow({ where: { requestId } });
+    expect(hold).toMatchObject({ status: 'settled', amount: 2_000_000n, leaseId: taken.lease.leaseId });
+    expect(await ledgerKinds(requestId)).toEqual([['capture', 500_000n]]);
+    const after = await prisma.account.findUniqueOrThrow({ where: { id: ACCOUNT_ID } });
+    expect(after.balance).toBe(before.balance - 500_000n);
+    expect(after.held).toBe(before.held - 500_000n);
+
+    await leases.stop();
+    const closed = await prisma.account.findUniqueOrThrow({ where: { id: ACCOUNT_ID } });
+    expect(closed.held).toBe(before.held - 4_000_000n);
   });
 
   it('settles once however often the same settlement is enqueued', async () => {

@@ -17,7 +17,7 @@ export interface CreateAccountInput {
 export interface AccountBalance {
   /** Credited minus captured. */
   balance: bigint;
-  /** Sum of open holds. */
+  /** Sum of open holds and of what open leases reserve. */
   held: bigint;
   /** balance − held; may go below zero, down to −overdraftLimit. */
   available: bigint;

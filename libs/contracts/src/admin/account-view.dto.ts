@@ -13,7 +13,7 @@ export class AccountView {
   @ApiProperty({ description: 'Credited minus captured, in micros.', ...MICROS })
   balanceMicros: string;
 
-  @ApiProperty({ description: 'Sum of open holds, in micros.', ...MICROS })
+  @ApiProperty({ description: 'Sum of open holds and of what open leases reserve, in micros.', ...MICROS })
   heldMicros: string;
 
   @ApiProperty({ description: 'Balance minus holds, in micros.', ...MICROS })
