@@ -43,7 +43,7 @@ interface AccountLease {
   lastUsedMs: number;
   /** Whether the database has its row yet; until then there is nothing to renew or close. */
   opened: boolean;
-  /** The reservation in flight; takes for the account wait for it instead of sending their own. */
+  /** The reservation in flight; takes the lease cannot cover wait for it instead of sending their own. */
   reserving: Promise<ReserveOutcome> | undefined;
 }
 
@@ -123,12 +123,9 @@ export class HoldLeases {
     await this.close([...this.byId.values()]);
   }
 
+  /** A reservation in flight (a renewal, another take's growth) only adds: it need not be awaited. */
   private covers(lease: AccountLease, amount: bigint, now: number): boolean {
-    return (
-      lease.reserving === undefined &&
-      lease.available >= amount &&
-      lease.expiresAtMs - now >= this.options.ttlMs / MIN_LIFETIME_SHARE
-    );
+    return lease.available >= amount && lease.expiresAtMs - now >= this.options.ttlMs / MIN_LIFETIME_SHARE;
   }
 
   private takeFrom(lease: AccountLease, input: TakeHoldInput, now: number): TakeHoldResult {
@@ -153,11 +150,12 @@ export class HoldLeases {
   private async takeAfterReserving(input: TakeHoldInput): Promise<TakeHoldResult> {
     for (;;) {
       const lease = this.byAccount.get(input.accountId) ?? this.open(input.accountId);
+      const now = this.now();
+      if (this.covers(lease, input.amount, now)) return this.takeFrom(lease, input, now);
       if (lease.reserving) {
         await lease.reserving.catch(() => undefined);
         continue;
       }
-      if (this.covers(lease, input.amount, this.now())) return this.takeFrom(lease, input, this.now());
       const need = input.amount > lease.available ? input.amount - lease.available : 0n;
       const outcome = await this.reserve(lease, need, need + input.amount * BigInt(this.options.holdsAhead));
       if (outcome.state === 'unknown') throw unknownAccountError(input.accountId);
