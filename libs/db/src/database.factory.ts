@@ -8,12 +8,14 @@ import { PrismaClient } from './generated/client';
  */
 export interface PgPoolOptions {
   /**
-   * Commit without waiting for the WAL flush. For the hot-path money writes (holds, settlements):
-   * every request of an account updates the same row, so a flush inside the row lock serialises the
-   * whole account at the disk's pace. A Postgres crash may then lose the last few hundred
-   * milliseconds of such commits, each transaction whole: a lost hold reserved nothing, a lost
+   * Commit without waiting for the WAL flush. For the hot-path money writes (holds, leases,
+   * settlements): every request of an account updates the same row, so a flush inside the row lock
+   * serialises the whole account at the disk's pace. A Postgres crash may then lose the last few
+   * hundred milliseconds of such commits, each transaction whole: a lost hold reserved nothing, a lost
    * settlement charged nothing (its hold is reopened and released by the reaper), so the client is
-   * never charged twice or wrongly; the operator may lose the revenue of that window.
+   * never charged twice or wrongly; the operator may lose the revenue of that window. A lost lease
+   * grant leaves the gateway holding against money the database no longer reserves until that lease
+   * closes (at most one lease per account), and the settlements of those holds still land.
    */
   asynchronousCommit?: boolean;
 }

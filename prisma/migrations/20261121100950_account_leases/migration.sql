@@ -19,9 +19,6 @@ CREATE TABLE "leases" (
 CREATE INDEX "leases_status_expires_at_idx" ON "leases"("status", "expires_at");
 
 -- AddForeignKey
-ALTER TABLE "holds" ADD CONSTRAINT "holds_lease_id_fkey" FOREIGN KEY ("lease_id") REFERENCES "leases"("id") ON DELETE SET NULL ON UPDATE CASCADE;
-
--- AddForeignKey
 ALTER TABLE "leases" ADD CONSTRAINT "leases_account_id_fkey" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
 
 -- Leases: a gateway process reserves an amount on an account once and takes holds from it in memory,
