@@ -14,13 +14,6 @@ describe('HoldService (Postgres)', () => {
   });
   afterAll(() => billing?.close());
 
-  async function fundedAccount(balance: bigint, overdraftLimitMicros = 0n): Promise<string> {
-    const { id } = await billing.credits.createAccount({ name: 'holder', overdraftLimitMicros });
-    if (balance > 0n)
-      await billing.credits.credit({ accountId: id, amountMicros: balance, idempotencyKey: id });
-    return id;
-  }
-
   function take(accountId: string, amount: bigint, requestId = nextRequestId()) {
     return billing.holds.take({
       requestId,
@@ -34,7 +27,7 @@ describe('HoldService (Postgres)', () => {
   }
 
   it('lets exactly as many concurrent holds through as the balance covers', async () => {
-    const accountId = await fundedAccount(10n * HOLD);
+    const accountId = await billing.fundedAccount(10n * HOLD);
 
     const results = await Promise.all(Array.from({ length: 200 }, () => take(accountId, HOLD)));
 
@@ -52,7 +45,7 @@ describe('HoldService (Postgres)', () => {
   });
 
   it('writes the hold row with a deadline and no ledger row: a hold moves no money', async () => {
-    const accountId = await fundedAccount(5_000n);
+    const accountId = await billing.fundedAccount(5_000n);
     const requestId = nextRequestId();
 
     await expect(take(accountId, 1_234n, requestId)).resolves.toEqual({ ok: true });
@@ -72,7 +65,7 @@ describe('HoldService (Postgres)', () => {
   });
 
   it('reports what the account could still hold when it refuses', async () => {
-    const accountId = await fundedAccount(2_500n, 500n);
+    const accountId = await billing.fundedAccount(2_500n, 500n);
     await take(accountId, 2_000n);
 
     await expect(take(accountId, 1_001n)).resolves.toEqual({
@@ -83,7 +76,7 @@ describe('HoldService (Postgres)', () => {
   });
 
   it('lets the overdraft limit take available down to minus the limit and no further', async () => {
-    const accountId = await fundedAccount(0n, 3_000n);
+    const accountId = await billing.fundedAccount(0n, 3_000n);
 
     await expect(take(accountId, 2_000n)).resolves.toEqual({ ok: true });
     await expect(take(accountId, 1_000n)).resolves.toEqual({ ok: true });
@@ -94,7 +87,7 @@ describe('HoldService (Postgres)', () => {
   });
 
   it('refuses a second hold for the same request and leaves the first intact', async () => {
-    const accountId = await fundedAccount(10_000n);
+    const accountId = await billing.fundedAccount(10_000n);
     const requestId = nextRequestId();
     await take(accountId, 1_000n, requestId);
 
@@ -104,8 +97,8 @@ describe('HoldService (Postgres)', () => {
   });
 
   it('decides a batch of holds in order, each account against what the holds before it left', async () => {
-    const first = await fundedAccount(3_000n);
-    const second = await fundedAccount(1_000n);
+    const first = await billing.fundedAccount(3_000n);
+    const second = await billing.fundedAccount(1_000n);
     const ids = Array.from({ length: 6 }, () => nextRequestId());
     const batch = [
       { requestId: ids[0], accountId: first, amount: 2_000n },
@@ -157,7 +150,7 @@ describe('HoldService (Postgres)', () => {
   });
 
   it('refuses a negative amount before touching the database', async () => {
-    const accountId = await fundedAccount(10n);
+    const accountId = await billing.fundedAccount(10n);
     await expect(take(accountId, -1n)).rejects.toThrow(RangeError);
     expect((await billing.credits.balanceOf(accountId))?.held).toBe(0n);
   });

@@ -45,13 +45,6 @@ describe('HoldLeases (Postgres)', () => {
     return { leases, counted };
   }
 
-  async function fundedAccount(balance: bigint, overdraftLimitMicros = 0n): Promise<string> {
-    const { id } = await billing.credits.createAccount({ name: 'leaseholder', overdraftLimitMicros });
-    if (balance > 0n)
-      await billing.credits.credit({ accountId: id, amountMicros: balance, idempotencyKey: id });
-    return id;
-  }
-
   function take(leases: HoldLeases, accountId: string, amount = HOLD) {
     return leases.take({
       requestId: nextRequestId(),
@@ -92,7 +85,7 @@ describe('HoldLeases (Postgres)', () => {
   }
 
   it('reserves once for many holds: one statement, then holds in memory while the lease covers them', async () => {
-    const accountId = await fundedAccount(100n * HOLD);
+    const accountId = await billing.fundedAccount(100n * HOLD);
     const { leases, counted } = leasesWith({ holdsAhead: 4 });
 
     const results = [];
@@ -115,7 +108,7 @@ describe('HoldLeases (Postgres)', () => {
   });
 
   it('lets exactly as many concurrent holds through as the balance covers, across two processes', async () => {
-    const accountId = await fundedAccount(10n * HOLD);
+    const accountId = await billing.fundedAccount(10n * HOLD);
     const first = leasesWith({ holdsAhead: 3 }).leases;
     const second = leasesWith({ holdsAhead: 3 }).leases;
 
@@ -132,7 +125,7 @@ describe('HoldLeases (Postgres)', () => {
   });
 
   it('settles a leased hold once: its row written settled, the capture taken, the rest kept in the lease', async () => {
-    const accountId = await fundedAccount(20_000n);
+    const accountId = await billing.fundedAccount(20_000n);
     const { leases } = leasesWith({ holdsAhead: 1 });
     const hold = leasedHold(await take(leases, accountId, 5_000n));
     const requestId = nextRequestId();
@@ -158,7 +151,7 @@ describe('HoldLeases (Postgres)', () => {
   });
 
   it('captures an overshoot in full from the balance while the lease cannot go below zero', async () => {
-    const accountId = await fundedAccount(10_000n);
+    const accountId = await billing.fundedAccount(10_000n);
     const { leases } = leasesWith({ holdsAhead: 1 });
     const hold = leasedHold(await take(leases, accountId, 1_000n));
 
@@ -174,7 +167,7 @@ describe('HoldLeases (Postgres)', () => {
   });
 
   it('gives the rest back when idle leases close, and refuses what neither the lease nor the account covers', async () => {
-    const accountId = await fundedAccount(3_000n);
+    const accountId = await billing.fundedAccount(3_000n);
     const { leases } = leasesWith({ holdsAhead: 10 });
     const hold = leasedHold(await take(leases, accountId, 1_000n));
     expect(await take(leases, accountId, 2_500n)).toEqual({
@@ -199,7 +192,7 @@ describe('HoldLeases (Postgres)', () => {
   });
 
   it('starts a new lease when the reaper closed a lapsed one, and still settles the holds of the old', async () => {
-    const accountId = await fundedAccount(10_000n);
+    const accountId = await billing.fundedAccount(10_000n);
     const { leases } = leasesWith({ holdsAhead: 1, ttlMs: 400 });
     const hold = leasedHold(await take(leases, accountId));
     await new Promise((resolve) => setTimeout(resolve, 450));
@@ -215,7 +208,7 @@ describe('HoldLeases (Postgres)', () => {
   });
 
   it('renews a lease while a hold is open, so the reaper leaves it alone', async () => {
-    const accountId = await fundedAccount(10_000n);
+    const accountId = await billing.fundedAccount(10_000n);
     const { leases } = leasesWith({ holdsAhead: 1, ttlMs: 600, idleMs: 100 });
     leases.start(50);
     const hold = leasedHold(await take(leases, accountId));
@@ -231,20 +224,20 @@ describe('HoldLeases (Postgres)', () => {
   });
 
   it('takes free holds, refuses an unknown account, and writes every hold when leases are off', async () => {
-    const accountId = await fundedAccount(0n);
+    const accountId = await billing.fundedAccount(0n);
     const { leases } = leasesWith();
     expect(await take(leases, accountId, 0n)).toMatchObject({ ok: true, lease: { amount: 0n } });
     await expect(take(leases, 'acct_missing')).rejects.toThrow(/unknown account acct_missing/);
     await expect(take(leases, accountId, -1n)).rejects.toThrow(RangeError);
 
-    const funded = await fundedAccount(5_000n);
+    const funded = await billing.fundedAccount(5_000n);
     const off = leasesWith({ holdsAhead: 0 }).leases;
     expect(await take(off, funded)).toEqual({ ok: true });
     expect(await billing.prisma.hold.count({ where: { accountId: funded, status: 'open' } })).toBe(1);
   });
 
   it('closes every lease on stop', async () => {
-    const accountId = await fundedAccount(10_000n);
+    const accountId = await billing.fundedAccount(10_000n);
     const { leases } = leasesWith({ holdsAhead: 3 });
     await take(leases, accountId);
 

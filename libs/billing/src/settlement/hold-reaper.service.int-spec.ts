@@ -12,12 +12,6 @@ describe('HoldReaper (Postgres)', () => {
   });
   afterAll(() => billing?.close());
 
-  async function fundedAccount(balance: bigint): Promise<string> {
-    const { id } = await billing.credits.createAccount({ name: 'reaped' });
-    await billing.credits.credit({ accountId: id, amountMicros: balance, idempotencyKey: id });
-    return id;
-  }
-
   async function takeHold(accountId: string, amount: bigint, ttlMs: number): Promise<string> {
     const requestId = nextRequestId();
     await billing.holds.take({
@@ -43,7 +37,7 @@ describe('HoldReaper (Postgres)', () => {
   }
 
   it('releases an expired hold exactly once when two reapers run at the same time', async () => {
-    const accountId = await fundedAccount(10_000n);
+    const accountId = await billing.fundedAccount(10_000n);
     const expired = await takeHold(accountId, 4_000n, 60_000);
     const live = await takeHold(accountId, 1_000n, 60_000);
     await expire(expired);
@@ -74,7 +68,7 @@ describe('HoldReaper (Postgres)', () => {
   });
 
   it('loses the race to a late settlement by the owning request without a second effect', async () => {
-    const accountId = await fundedAccount(10_000n);
+    const accountId = await billing.fundedAccount(10_000n);
     const requestId = await takeHold(accountId, 2_000n, 60_000);
     await expire(requestId);
 
@@ -109,7 +103,7 @@ describe('HoldReaper (Postgres)', () => {
   });
 
   it('reaps at most the limit, oldest deadline first', async () => {
-    const accountId = await fundedAccount(10_000n);
+    const accountId = await billing.fundedAccount(10_000n);
     const holds = [await takeHold(accountId, 100n, 60_000), await takeHold(accountId, 100n, 60_000)];
     for (const requestId of holds) await expire(requestId);
     await billing.pool.query(

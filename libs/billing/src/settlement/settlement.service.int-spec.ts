@@ -25,13 +25,6 @@ describe('SettlementService (Postgres)', () => {
   });
   afterAll(() => billing?.close());
 
-  async function fundedAccount(balance: bigint, overdraftLimitMicros = 0n): Promise<string> {
-    const { id } = await billing.credits.createAccount({ name: 'settler', overdraftLimitMicros });
-    if (balance > 0n)
-      await billing.credits.credit({ accountId: id, amountMicros: balance, idempotencyKey: id });
-    return id;
-  }
-
   async function takeHold(accountId: string, amount: bigint): Promise<string> {
     const requestId = nextRequestId();
     const result = await billing.holds.take({
@@ -56,7 +49,7 @@ describe('SettlementService (Postgres)', () => {
   }
 
   it('settles concurrent holds so that the ledger balances and the balance drops by the captures', async () => {
-    const accountId = await fundedAccount(10_000n);
+    const accountId = await billing.fundedAccount(10_000n);
     const results = await Promise.all(
       Array.from({ length: 200 }, () =>
         billing.holds.take({
@@ -108,7 +101,7 @@ describe('SettlementService (Postgres)', () => {
   });
 
   it('captures exactly once however often the same settlement arrives', async () => {
-    const accountId = await fundedAccount(5_000n);
+    const accountId = await billing.fundedAccount(5_000n);
     const requestId = await takeHold(accountId, 2_000n);
     const settlement = { requestId, captureMicros: 700n, log: completedLog };
 
@@ -133,7 +126,7 @@ describe('SettlementService (Postgres)', () => {
   });
 
   it('writes the request log from the settlement, filling key, account and model from the hold', async () => {
-    const accountId = await fundedAccount(5_000n);
+    const accountId = await billing.fundedAccount(5_000n);
     const requestId = await takeHold(accountId, 2_000n);
 
     await billing.settlements.settle({ requestId, captureMicros: 321n, log: completedLog });
@@ -161,7 +154,7 @@ describe('SettlementService (Postgres)', () => {
   });
 
   it('captures the full actual cost beyond the hold', async () => {
-    const accountId = await fundedAccount(1_000n);
+    const accountId = await billing.fundedAccount(1_000n);
     const requestId = await takeHold(accountId, 1_000n);
 
     await billing.settlements.settle({ requestId, captureMicros: 1_600n, log: completedLog });
@@ -179,7 +172,7 @@ describe('SettlementService (Postgres)', () => {
   });
 
   it('releases the whole hold and writes no capture row when nothing is captured', async () => {
-    const accountId = await fundedAccount(1_000n);
+    const accountId = await billing.fundedAccount(1_000n);
     const requestId = await takeHold(accountId, 800n);
 
     await billing.settlements.settle({
@@ -195,7 +188,7 @@ describe('SettlementService (Postgres)', () => {
   });
 
   it('lets an overdraft account be captured down to minus its limit and holds no further', async () => {
-    const accountId = await fundedAccount(0n, 2_000n);
+    const accountId = await billing.fundedAccount(0n, 2_000n);
     const first = await takeHold(accountId, 1_500n);
     const second = await takeHold(accountId, 500n);
     await billing.settlements.settle({ requestId: first, captureMicros: 1_500n, log: completedLog });
@@ -221,8 +214,8 @@ describe('SettlementService (Postgres)', () => {
   });
 
   it('settles a batch across accounts in one call, each hold once, and skips settled ones', async () => {
-    const firstAccount = await fundedAccount(10_000n);
-    const secondAccount = await fundedAccount(10_000n);
+    const firstAccount = await billing.fundedAccount(10_000n);
+    const secondAccount = await billing.fundedAccount(10_000n);
     const alreadySettled = await takeHold(firstAccount, 1_000n);
     await billing.settlements.settle({ requestId: alreadySettled, captureMicros: 100n, log: completedLog });
     const batch = [
@@ -253,9 +246,9 @@ describe('SettlementService (Postgres)', () => {
 
   it('settles overlapping batches on shared accounts concurrently without deadlock or double effect', async () => {
     const accounts = await Promise.all([
-      fundedAccount(100_000n),
-      fundedAccount(100_000n),
-      fundedAccount(100_000n),
+      billing.fundedAccount(100_000n),
+      billing.fundedAccount(100_000n),
+      billing.fundedAccount(100_000n),
     ]);
     const holds: string[] = [];
     for (let index = 0; index < 30; index += 1) holds.push(await takeHold(accounts[index % 3], 1_000n));
@@ -288,7 +281,7 @@ describe('SettlementService (Postgres)', () => {
   });
 
   it('refuses a negative capture', async () => {
-    const accountId = await fundedAccount(1_000n);
+    const accountId = await billing.fundedAccount(1_000n);
     const requestId = await takeHold(accountId, 500n);
 
     await expect(

@@ -16,6 +16,8 @@ export interface BillingDatabase {
   reaper: HoldReaper;
   credits: CreditService;
   audit: LedgerAudit;
+  /** A new account credited with `balance` micros; returns its id. */
+  fundedAccount(balance: bigint, overdraftLimitMicros?: bigint): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -24,14 +26,20 @@ export async function openBillingDatabase(maxConnections = 20): Promise<BillingD
   const pool = createPgPool(database.url, maxConnections);
   const prisma = createPrismaClient(pool);
   const settlements = new SettlementService(pool, prisma);
+  const credits = new CreditService(prisma);
   return {
     pool,
     prisma,
     holds: new HoldService(pool),
     settlements,
     reaper: new HoldReaper(pool, settlements),
-    credits: new CreditService(prisma),
+    credits,
     audit: new LedgerAudit(prisma),
+    fundedAccount: async (balance, overdraftLimitMicros = 0n) => {
+      const { id } = await credits.createAccount({ name: 'funded', overdraftLimitMicros });
+      if (balance > 0n) await credits.credit({ accountId: id, amountMicros: balance, idempotencyKey: id });
+      return id;
+    },
     close: async () => {
       await prisma.$disconnect();
       await pool.end();
