@@ -10,20 +10,22 @@ type ResponseStream = Pick<Writable, 'cork' | 'uncork' | 'write' | 'once' | 'des
  * those microtasks are done. Nothing waits for more data: a lone chunk leaves in the turn it arrived.
  * Resolves when the response can take more (backpressure), or at once.
  */
-export function createCoalescingWriter(response: ResponseStream): (text: string) => Promise<void> {
+export function createCoalescingWriter(
+  response: ResponseStream,
+): (data: string | Uint8Array) => Promise<void> {
   let corked = false;
   const uncork = () => {
     corked = false;
     response.uncork();
   };
-  return async (text) => {
-    if (text.length === 0 || response.destroyed) return;
+  return async (data) => {
+    if (data.length === 0 || response.destroyed) return;
     if (!corked) {
       corked = true;
       response.cork();
       process.nextTick(uncork);
     }
-    if (!response.write(text)) {
+    if (!response.write(data)) {
       await new Promise<void>((resolve) => response.once('drain', resolve).once('close', resolve));
     }
   };

@@ -18,6 +18,11 @@ import type { TextIngress } from './text-ingress';
 
 /** Converts the chunks of one upstream stream into chunk JSON texts of the client's dialect. */
 export interface StreamChunkConverter {
+  /**
+   * True when the client gets this event exactly as the upstream sent it, framing included, so that
+   * its bytes are forwarded untouched and push() is not called for it.
+   */
+  forwardsAsSent(event: TextStreamEvent): boolean;
   push(event: TextStreamEvent): string[];
   finish(): string[];
 }
@@ -76,8 +81,10 @@ class NativePassThrough implements DialectBridge {
   toClientBody(response: TextResponse): Buffer {
     return response.body;
   }
+  /** The upstream is always asked for SSE; a client that asked for SSE gets its bytes as they are. */
   createStreamConverter(): StreamChunkConverter {
-    return { push: (event) => [event.json], finish: () => [] };
+    const asSent = this.ingress.framing === 'native-sse';
+    return { forwardsAsSent: () => asSent, push: (event) => [event.json], finish: () => [] };
   }
 }
 
@@ -98,10 +105,13 @@ class OpenAiPassThrough implements DialectBridge {
 
   createStreamConverter(): StreamChunkConverter {
     const { model, includeUsage } = this.ingress;
+    // The gateway always asks for the usage chunk; a client that did not gets the stream without it.
+    const isUnwantedUsageChunk = (event: TextStreamEvent) =>
+      !includeUsage && Array.isArray(event.chunk['choices']) && event.chunk['choices'].length === 0;
     return {
+      forwardsAsSent: (event) => event.chunk['model'] === model && !isUnwantedUsageChunk(event),
       push: (event) => {
-        const isUsageChunk = Array.isArray(event.chunk['choices']) && event.chunk['choices'].length === 0;
-        if (isUsageChunk && !includeUsage) return [];
+        if (isUnwantedUsageChunk(event)) return [];
         if (event.chunk['model'] === model) return [event.json];
         return [JSON.stringify({ ...event.chunk, model })];
       },
@@ -141,6 +151,7 @@ class NativeClientOnOpenAiChannel implements DialectBridge {
     const translator = createOpenAiChatToNativeStreamTranslator({ modelVersion: this.ingress.model });
     const serialise = (chunks: NativeGenerateResponse[]) => chunks.map((chunk) => JSON.stringify(chunk));
     return {
+      forwardsAsSent: () => false,
       push: (event) => serialise(translator.push(event.chunk as unknown as OpenAiChatChunk)),
       finish: () => serialise(translator.finish()),
     };
@@ -182,6 +193,7 @@ class OpenAiClientOnNativeChannel implements DialectBridge {
     });
     const serialise = (chunks: OpenAiChatChunk[]) => chunks.map((chunk) => JSON.stringify(chunk));
     return {
+      forwardsAsSent: () => false,
       push: (event) => serialise(translator.push(event.chunk as NativeGenerateResponse)),
       finish: () => serialise(translator.finish()),
     };

@@ -16,7 +16,7 @@ import {
   UpstreamError,
   type AdapterContext,
   type TextStream,
-  type TextStreamEvent,
+  type TextStreamRead,
   type TokenUsage,
   type UpstreamHttpClient,
 } from '@gateway/providers-core';
@@ -31,6 +31,7 @@ import { CONFIG, LOGGER, METRICS, UPSTREAM_HTTP } from '../infrastructure/tokens
 import { FailoverExhaustedError, toClientError, withChannelFailover } from './channel-failover';
 import { textCharsInChunk, usageForEndedStream } from './partial-usage.util';
 import { SettlementRecorder } from './settlement-recorder';
+import { relayRead, type ReadRelay } from './read-relay';
 import { createStreamFramer } from './stream-framing';
 import { admitTextRequest, type AdmittedCandidate, type TextAdmission } from './text-admission';
 import type { TextIngress } from './text-ingress';
@@ -59,8 +60,8 @@ interface RequestOutcome {
 interface OpenedStream {
   admitted: AdmittedCandidate;
   upstream: TextStream;
-  iterator: AsyncIterator<TextStreamEvent>;
-  first: IteratorResult<TextStreamEvent>;
+  iterator: AsyncIterator<TextStreamRead>;
+  first: IteratorResult<TextStreamRead>;
 }
 
 /**
@@ -185,7 +186,7 @@ export class TextGenerationService {
     let opened: OpenedStream;
     let attempts: number;
     try {
-      // The attempt only succeeds once the first chunk is in hand: until a byte reaches the client,
+      // The attempt only succeeds once the first read is in hand: until a byte reaches the client,
       // a failing channel can still be replaced by the next one.
       const result = await this.withFailover(admission, async (admitted): Promise<OpenedStream> => {
         const upstream = await admitted.adapter.stream(
@@ -208,7 +209,7 @@ export class TextGenerationService {
     return this.relayStream(ingress, opened, attempts, request, reply, signal);
   }
 
-  /** Writes the stream to the client as chunks arrive; backpressure from the client slows the upstream read. */
+  /** Writes the stream to the client read by read; backpressure from the client slows the upstream read. */
   private async relayStream(
     ingress: TextIngress,
     opened: OpenedStream,
@@ -219,7 +220,6 @@ export class TextGenerationService {
   ): Promise<RequestOutcome> {
     const { admitted, upstream, iterator } = opened;
     const framer = createStreamFramer(ingress.framing ?? 'openai-sse');
-    const converter = admitted.bridge.createStreamConverter();
     const raw = reply.raw;
     const startedAt = gatewayState(request).startedAt;
     const onAbort = () => upstream.abort();
@@ -237,6 +237,15 @@ export class TextGenerationService {
     let lastUsage: TokenUsage | undefined;
     let deliveredChars = 0;
     const write = createCoalescingWriter(raw);
+    const relay: ReadRelay = {
+      converter: admitted.bridge.createStreamConverter(),
+      framer,
+      write,
+      onEvent: (event) => {
+        if (event.usage) lastUsage = event.usage;
+        deliveredChars += textCharsInChunk(event.chunk, admitted.adapter.dialect);
+      },
+    };
     const outcome = (endReason: string, usage: TokenUsage | undefined): RequestOutcome => ({
       httpStatus: 200,
       endReason,
@@ -249,10 +258,7 @@ export class TextGenerationService {
     try {
       let next = opened.first;
       while (!next.done) {
-        const event = next.value;
-        if (event.usage) lastUsage = event.usage;
-        deliveredChars += textCharsInChunk(event.chunk, admitted.adapter.dialect);
-        for (const json of converter.push(event)) await write(framer.chunk(json));
+        await relayRead(next.value, relay);
         if (signal.aborted) break;
         next = await iterator.next();
       }
@@ -262,7 +268,7 @@ export class TextGenerationService {
           usageForEndedStream(lastUsage, ingress.promptBytes, deliveredChars),
         );
       }
-      for (const json of converter.finish()) await write(framer.chunk(json));
+      for (const json of relay.converter.finish()) await write(framer.chunk(json));
       await write(framer.end());
       raw.end();
       return outcome('completed', lastUsage);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  collectTextStream,
   createUndiciHttpClient,
   startRecordedUpstream,
   systemClock,
@@ -9,8 +10,6 @@ import {
   type ClosableUpstreamHttpClient,
   type RecordedUpstream,
   type TextCall,
-  type TextStream,
-  type TextStreamEvent,
 } from '@gateway/providers-core';
 import { compatTextAdapter } from './compat-text.adapter';
 
@@ -33,16 +32,6 @@ const callOf = (bodyFixture: string, upstreamModel: string): TextCall => {
 
 const CHAT = 'POST /v1/chat/completions';
 const SSE = { 'content-type': 'text/event-stream' };
-
-async function collect(stream: TextStream): Promise<{ events: TextStreamEvent[]; error?: unknown }> {
-  const events: TextStreamEvent[] = [];
-  try {
-    for await (const event of stream) events.push(event);
-    return { events };
-  } catch (error) {
-    return { events, error };
-  }
-}
 
 async function failureOf(promise: Promise<unknown>): Promise<UpstreamError> {
   try {
@@ -113,7 +102,7 @@ describe('compatTextAdapter', () => {
         [CHAT]: { status: 200, headers: SSE, body: fixture('stream-text.sse') },
       });
       const call = callOf('client-stream-request.body', 'relay-chat-large');
-      await collect(await compatTextAdapter.stream(call, contextFor(upstream.baseUrl)));
+      await collectTextStream(await compatTextAdapter.stream(call, contextFor(upstream.baseUrl)));
       expect(sentBody()).toEqual({
         ...call.request,
         model: 'relay-chat-large',
@@ -127,7 +116,7 @@ describe('compatTextAdapter', () => {
         [CHAT]: { status: 200, headers: SSE, body: fixture('stream-text.sse') },
       });
       const call = callOf('client-stream-request.body', 'chat-large');
-      await collect(await compatTextAdapter.stream(call, contextFor(upstream.baseUrl)));
+      await collectTextStream(await compatTextAdapter.stream(call, contextFor(upstream.baseUrl)));
       expect(sentBody()).toEqual({ ...call.request, stream_options: { include_usage: true } });
     });
 
@@ -136,7 +125,7 @@ describe('compatTextAdapter', () => {
         [CHAT]: { status: 200, headers: SSE, body: piecesOf(fixture('stream-text.sse'), 41), pauseMs: 1 },
       });
       const call = callOf('client-stream-request-with-usage.body', 'chat-large');
-      const { events, error } = await collect(
+      const { events, error } = await collectTextStream(
         await compatTextAdapter.stream(call, contextFor(upstream.baseUrl)),
       );
 
@@ -161,9 +150,9 @@ describe('compatTextAdapter', () => {
         [CHAT]: { status: 200, headers: SSE, body: fixture('stream-text.sse') },
       });
       const call = callOf('client-stream-request-with-usage.body', 'chat-large');
-      await collect(await compatTextAdapter.stream(call, contextFor(upstream.baseUrl)));
+      await collectTextStream(await compatTextAdapter.stream(call, contextFor(upstream.baseUrl)));
       await new Promise((resolve) => setImmediate(resolve));
-      await collect(await compatTextAdapter.stream(call, contextFor(upstream.baseUrl)));
+      await collectTextStream(await compatTextAdapter.stream(call, contextFor(upstream.baseUrl)));
       expect(upstream.requests[1].clientPort).toBe(upstream.requests[0].clientPort);
     });
 
@@ -172,7 +161,7 @@ describe('compatTextAdapter', () => {
         [CHAT]: { status: 200, headers: SSE, body: fixture('stream-mid-error.sse') },
       });
       const call = callOf('client-stream-request-with-usage.body', 'chat-large');
-      const { events, error } = await collect(
+      const { events, error } = await collectTextStream(
         await compatTextAdapter.stream(call, contextFor(upstream.baseUrl)),
       );
       expect(events.map((event) => event.json)).toEqual(sseDataOf('stream-mid-error.sse').slice(0, 2));

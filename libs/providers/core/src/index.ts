@@ -12,6 +12,7 @@ export * from './json-object.util';
 export * from './stream/event-text-stream.util';
 export * from './stream/json-array-reader';
 export * from './stream/sse-reader';
+export * from './testing/collect-text-stream';
 export * from './testing/recorded-upstream.server';
 export * from './text-adapter';
 export * from './upstream-error';

@@ -52,14 +52,34 @@ export interface TextResponse {
 export interface TextStreamEvent {
   /** One parsed chunk object, in the adapter's dialect. */
   chunk: Record<string, unknown>;
-  /** The chunk's JSON text exactly as the upstream sent it, for byte-exact pass-through. */
+  /** The chunk's JSON text exactly as the upstream sent it. */
   json: string;
   /** Usage reported by this chunk, if any; for native streams it is cumulative. */
   usage?: TokenUsage;
 }
 
-/** An upstream stream. Iteration throws UpstreamError for a mid-stream error event. */
-export interface TextStream extends AsyncIterable<TextStreamEvent> {
+/** One upstream event of a read, with where its bytes end in the read's bytes. */
+export interface TextStreamFrame {
+  /** Undefined for an event that only the wire needs (the done sentinel, an empty keep-alive). */
+  event?: TextStreamEvent;
+  /** Offset just past the event in `TextStreamRead.bytes`; it starts where the previous frame ended. */
+  end: number;
+}
+
+/**
+ * The events that one upstream read completed, with the exact bytes that carried them (framing and
+ * comments included), so that a same-dialect stream can be forwarded byte for byte.
+ */
+export interface TextStreamRead {
+  bytes: Buffer;
+  frames: TextStreamFrame[];
+}
+
+/**
+ * An upstream stream, read by read. Iteration throws UpstreamError for a mid-stream error event,
+ * after yielding the events that came before it.
+ */
+export interface TextStream extends AsyncIterable<TextStreamRead> {
   /** Stops reading and closes the upstream connection. */
   abort(): void;
 }

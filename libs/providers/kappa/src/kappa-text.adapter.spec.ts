@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  collectTextStream,
   createUndiciHttpClient,
   startRecordedUpstream,
   systemClock,
@@ -8,8 +9,6 @@ import {
   type AdapterContext,
   type ClosableUpstreamHttpClient,
   type RecordedUpstream,
-  type TextStream,
-  type TextStreamEvent,
 } from '@gateway/providers-core';
 import { kappaTextAdapter } from './kappa-text.adapter';
 
@@ -33,16 +32,6 @@ const STREAM = `POST /v1beta/models/${MODEL}:streamGenerateContent?alt=sse`;
 const SSE = { 'content-type': 'text/event-stream' };
 const JSON_TYPE = { 'content-type': 'application/json; charset=UTF-8' };
 const clientRequest = fixture('client-request.body');
-
-async function collect(stream: TextStream): Promise<{ events: TextStreamEvent[]; error?: unknown }> {
-  const events: TextStreamEvent[] = [];
-  try {
-    for await (const event of stream) events.push(event);
-    return { events };
-  } catch (error) {
-    return { events, error };
-  }
-}
 
 async function failureOf(promise: Promise<unknown>): Promise<UpstreamError> {
   try {
@@ -233,9 +222,10 @@ describe('kappaTextAdapter', () => {
         [STREAM]: { status: 200, headers: SSE, body: piecesOf(fixture('stream-text.sse'), 37), pauseMs: 1 },
       });
       const stream = await kappaTextAdapter.stream(call, contextFor(upstream.baseUrl));
-      const { events, error } = await collect(stream);
+      const { events, bytes, error } = await collectTextStream(stream);
 
       expect(error).toBeUndefined();
+      expect(bytes.equals(fixture('stream-text.sse'))).toBe(true);
       const [sent] = upstream.requests;
       expect(sent.url).toBe(`/v1beta/models/${MODEL}:streamGenerateContent?alt=sse`);
       expect(sent.headers['x-vendor-api-key']).toBe('kappa-secret-1');
@@ -256,7 +246,7 @@ describe('kappaTextAdapter', () => {
       upstream = await startRecordedUpstream({
         [STREAM]: { status: 200, headers: SSE, body: fixture('stream-blocked-prompt.sse') },
       });
-      const { events, error } = await collect(
+      const { events, error } = await collectTextStream(
         await kappaTextAdapter.stream(call, contextFor(upstream.baseUrl)),
       );
       expect(error).toBeUndefined();
@@ -273,7 +263,7 @@ describe('kappaTextAdapter', () => {
           pauseMs: 1,
         },
       });
-      const { events, error } = await collect(
+      const { events, error } = await collectTextStream(
         await kappaTextAdapter.stream(call, contextFor(upstream.baseUrl)),
       );
       expect(events.map((event) => event.json)).toEqual(sseDataOf('stream-mid-error.sse').slice(0, 2));
@@ -285,6 +275,21 @@ describe('kappaTextAdapter', () => {
         upstreamCode: 'UNAVAILABLE',
         message: 'The model is overloaded. Please try again later.',
       });
+    });
+
+    it('yields the events and bytes before an error event that arrived in the same read', async () => {
+      upstream = await startRecordedUpstream({
+        [STREAM]: { status: 200, headers: SSE, body: fixture('stream-mid-error.sse') },
+      });
+      const { events, bytes, error } = await collectTextStream(
+        await kappaTextAdapter.stream(call, contextFor(upstream.baseUrl)),
+      );
+      const [firstTwo] = fixture('stream-mid-error.sse')
+        .toString('utf8')
+        .split(/(?<=\r\n\r\n)(?=data: \{"error")/);
+      expect(events.map((event) => event.json)).toEqual(sseDataOf('stream-mid-error.sse').slice(0, 2));
+      expect(bytes.toString('utf8')).toBe(firstTwo);
+      expect(error).toBeInstanceOf(UpstreamError);
     });
 
     it('abort() stops the iteration with an abort error and closes the upstream connection', async () => {
@@ -309,7 +314,7 @@ describe('kappaTextAdapter', () => {
       const stream = await kappaTextAdapter.stream(call, contextFor(upstream.baseUrl, controller.signal));
       const reason = new Error('deadline passed');
       setTimeout(() => controller.abort(reason), 20);
-      const { events, error } = await collect(stream);
+      const { events, error } = await collectTextStream(stream);
       expect(events).toHaveLength(1);
       expect(error).toBe(reason);
       await upstream.requests[0].socketClosed;

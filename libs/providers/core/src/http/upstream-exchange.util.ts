@@ -2,7 +2,7 @@ import { malformedAnswerError, upstreamErrorFromResponse } from '../adapter-erro
 import { isSuccessStatus } from './upstream-url.util';
 import { parseJsonObject } from '../json-object.util';
 import { createEventTextStream } from '../stream/event-text-stream.util';
-import { readServerSentEvents } from '../stream/sse-reader';
+import { readServerSentEventReads } from '../stream/sse-reader';
 import type { AdapterContext, TextAdapter, TextStream, TextStreamEvent } from '../text-adapter';
 import { linkAbortController } from './linked-abort.util';
 
@@ -59,7 +59,11 @@ export async function postForEventStream(
       headersTimeoutMs: context.headersTimeoutMs,
     });
     if (!isSuccessStatus(response.status)) throw await upstreamErrorFromResponse(response, classify);
-    return createEventTextStream({ events: readServerSentEvents(response.body), abortController, toEvent });
+    return createEventTextStream({
+      reads: readServerSentEventReads(response.body),
+      abortController,
+      toEvent,
+    });
   } catch (error) {
     abortController.unlink();
     throw error;

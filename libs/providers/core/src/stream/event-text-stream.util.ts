@@ -1,24 +1,27 @@
 import type { LinkedAbortController } from '../http/linked-abort.util';
-import type { TextStream, TextStreamEvent } from '../text-adapter';
+import type { TextStream, TextStreamEvent, TextStreamFrame } from '../text-adapter';
+import type { ServerSentEventRead } from './sse-reader';
 
 export interface EventTextStreamSource {
-  /** The upstream's event texts (SSE data or JSON array elements), in order. */
-  events: AsyncIterable<string>;
+  /** The upstream's reads: the event texts each completed and the bytes that carried them. */
+  reads: AsyncIterable<ServerSentEventRead>;
   /** Guards the upstream request: aborting it destroys the response body and its connection. */
   abortController: LinkedAbortController;
   /**
-   * Maps one event text to a stream event; undefined skips it (keep-alives, sentinels). Throws
-   * UpstreamError for an error event.
+   * Maps one event text to a stream event; undefined marks a wire-only event (keep-alives,
+   * sentinels). Throws UpstreamError for an error event.
    */
   toEvent(data: string): TextStreamEvent | undefined;
 }
 
 /**
- * A TextStream over an upstream's event texts. After abort() (or an abort of the call's signal)
- * iteration ends by throwing the abort reason, so an aborted stream is never mistaken for a complete one.
+ * A TextStream over an upstream's reads. An error event ends the stream with its UpstreamError, once
+ * the events before it in the same read have been yielded (their bytes only). After abort() (or an
+ * abort of the call's signal) iteration ends by throwing the abort reason, so an aborted stream is
+ * never mistaken for a complete one.
  */
 export function createEventTextStream(source: EventTextStreamSource): TextStream {
-  const { events, abortController, toEvent } = source;
+  const { reads, abortController, toEvent } = source;
   const signal = abortController.signal;
   return {
     abort: () => {
@@ -27,11 +30,25 @@ export function createEventTextStream(source: EventTextStreamSource): TextStream
     },
     async *[Symbol.asyncIterator]() {
       try {
-        for await (const data of events) {
+        for await (const read of reads) {
           // The body may be fully buffered already, in which case aborting no longer interrupts reading.
           if (signal.aborted) throw signal.reason;
-          const event = toEvent(data);
-          if (event) yield event;
+          const frames: TextStreamFrame[] = [];
+          let failure: unknown;
+          for (const { data, end } of read.frames) {
+            try {
+              frames.push({ event: toEvent(data), end });
+            } catch (error) {
+              failure = error;
+              break;
+            }
+          }
+          if (failure === undefined) yield { bytes: read.bytes, frames };
+          else {
+            const before = frames.at(-1)?.end ?? 0;
+            if (frames.length > 0) yield { bytes: read.bytes.subarray(0, before), frames };
+            throw failure;
+          }
         }
         if (signal.aborted) throw signal.reason;
       } finally {

@@ -1,112 +1,145 @@
-import { StringDecoder } from 'node:string_decoder';
+const LINE_FEED = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+const BYTE_ORDER_MARK = Buffer.from([0xef, 0xbb, 0xbf]);
+const DATA_FIELD = Buffer.from('data');
+const COLON = 0x3a;
+const SPACE = 0x20;
+const NO_BYTES = Buffer.alloc(0);
 
-const LINE_FEED = 10;
-const BYTE_ORDER_MARK = 0xfeff;
+/** One complete event: its data (data lines joined by LF) and where its bytes end in the read's bytes. */
+export interface ServerSentEventFrame {
+  data: string;
+  /** Offset just past the event's closing blank line; the event starts where the previous one ended. */
+  end: number;
+}
+
+/** What one upstream read completed: the exact bytes of those events and the events themselves. */
+export interface ServerSentEventRead {
+  /** The upstream's bytes from the end of the previous event to the end of the last one here. */
+  bytes: Buffer;
+  frames: ServerSentEventFrame[];
+}
 
 /**
- * Incremental Server-Sent Events parser. It keeps only the unterminated tail of the current line and
- * the data lines of the event being assembled, so memory is bounded by one event.
+ * Incremental Server-Sent Events parser over bytes. Line ends (CRLF, LF or CR) are ASCII, so lines
+ * are found in the raw bytes and only data values are decoded, each from its complete line: a
+ * multi-byte character split across reads decodes correctly. The bytes of an event still being
+ * received are held as the reads that carried them (no copying) until the event completes, so a
+ * caller can forward complete events byte for byte.
  */
 export class ServerSentEventParser {
-  private pendingLine = '';
+  /** Reads (or their tails) since the last complete event, before the current one. */
+  private held: Buffer[] = [];
+  /** The unterminated line at the end of the held bytes, as pieces. */
+  private partialLine: Buffer[] = [];
   private eventData: string | undefined;
-  /** The previous text ended with CR: a leading LF of the next text completes that CRLF. */
+  /** The previous read ended with CR: a leading LF of the next read completes that CRLF. */
   private endedWithCarriageReturn = false;
   private started = false;
 
-  /** Feeds decoded text; appends the data of every event completed by it to `events`. */
-  push(text: string, events: string[]): void {
-    if (text.length === 0) return;
-    if (!this.started) {
-      this.started = true;
-      if (text.charCodeAt(0) === BYTE_ORDER_MARK) text = text.slice(1);
-    }
+  /** Feeds one read; returns the events it completed, or undefined when it completed none. */
+  push(chunk: Buffer): ServerSentEventRead | undefined {
+    if (chunk.length === 0) return undefined;
     let position = 0;
     if (this.endedWithCarriageReturn) {
       this.endedWithCarriageReturn = false;
-      if (text.charCodeAt(0) === LINE_FEED) position = 1;
+      if (chunk[0] === LINE_FEED) position = 1;
     }
-    const buffer = this.pendingLine.length > 0 ? this.pendingLine + text.slice(position) : text;
-    if (this.pendingLine.length > 0) position = 0;
-    this.pendingLine = '';
-
-    // Both terminators are searched once per occurrence, keeping the scan linear for long chunks.
-    let nextLineFeed = buffer.indexOf('\n', position);
-    let nextCarriageReturn = buffer.indexOf('\r', position);
+    const frames: ServerSentEventFrame[] = [];
+    const heldLength = this.held.reduce((sum, piece) => sum + piece.length, 0);
+    let lastEventEnd = -1;
+    // Both terminators are searched once per occurrence, keeping the scan linear for long reads.
+    let nextLineFeed = chunk.indexOf(LINE_FEED, position);
+    let nextCarriageReturn = chunk.indexOf(CARRIAGE_RETURN, position);
     while (nextLineFeed !== -1 || nextCarriageReturn !== -1) {
       let lineEnd: number;
       let nextLineStart: number;
       if (nextCarriageReturn !== -1 && (nextLineFeed === -1 || nextCarriageReturn < nextLineFeed)) {
         lineEnd = nextCarriageReturn;
-        if (lineEnd + 1 === buffer.length) {
-          this.endedWithCarriageReturn = true;
-          nextLineStart = lineEnd + 1;
-        } else {
-          nextLineStart = buffer.charCodeAt(lineEnd + 1) === LINE_FEED ? lineEnd + 2 : lineEnd + 1;
-        }
+        if (lineEnd + 1 === chunk.length) this.endedWithCarriageReturn = true;
+        nextLineStart = chunk[lineEnd + 1] === LINE_FEED ? lineEnd + 2 : lineEnd + 1;
       } else {
         lineEnd = nextLineFeed;
         nextLineStart = lineEnd + 1;
       }
-      this.acceptLine(buffer, position, lineEnd, events);
+      const data = this.acceptLine(this.completeLine(chunk.subarray(position, lineEnd)));
+      if (data !== undefined) {
+        frames.push({ data, end: heldLength + nextLineStart });
+        lastEventEnd = nextLineStart;
+      }
       position = nextLineStart;
-      if (nextLineFeed !== -1 && nextLineFeed < position) nextLineFeed = buffer.indexOf('\n', position);
+      if (nextLineFeed !== -1 && nextLineFeed < position) nextLineFeed = chunk.indexOf(LINE_FEED, position);
       if (nextCarriageReturn !== -1 && nextCarriageReturn < position) {
-        nextCarriageReturn = buffer.indexOf('\r', position);
+        nextCarriageReturn = chunk.indexOf(CARRIAGE_RETURN, position);
       }
     }
-    if (position < buffer.length) this.pendingLine = buffer.slice(position);
+    if (position < chunk.length) this.partialLine.push(chunk.subarray(position));
+    if (lastEventEnd === -1) {
+      this.held.push(chunk);
+      return undefined;
+    }
+    const bytes = heldLength === 0 ? chunk : Buffer.concat([...this.held, chunk]);
+    this.held = lastEventEnd < chunk.length ? [chunk.subarray(lastEventEnd)] : [];
+    return { bytes: bytes.subarray(0, heldLength + lastEventEnd), frames };
   }
 
   /**
    * Ends the input. The format says an event without its closing blank line is dropped; an upstream
    * that closes cleanly right after its last data line still meant it, so it is delivered.
    */
-  finish(events: string[]): void {
-    if (this.pendingLine.length > 0) {
-      const line = this.pendingLine;
-      this.pendingLine = '';
-      this.acceptLine(line, 0, line.length, events);
-    }
-    if (this.eventData !== undefined) events.push(this.eventData);
+  finish(): ServerSentEventRead | undefined {
+    let data: string | undefined;
+    if (this.partialLine.length > 0) data = this.acceptLine(this.completeLine(NO_BYTES));
+    if (data === undefined) data = this.eventData;
     this.eventData = undefined;
+    const bytes = Buffer.concat(this.held);
+    this.held = [];
+    return data === undefined ? undefined : { bytes, frames: [{ data, end: bytes.length }] };
   }
 
-  private acceptLine(buffer: string, start: number, end: number, events: string[]): void {
-    if (start === end) {
-      if (this.eventData !== undefined) events.push(this.eventData);
+  private completeLine(lastPiece: Buffer): Buffer {
+    let line = lastPiece;
+    if (this.partialLine.length > 0) {
+      line = Buffer.concat([...this.partialLine, lastPiece]);
+      this.partialLine = [];
+    }
+    if (!this.started) {
+      this.started = true;
+      if (line.subarray(0, 3).equals(BYTE_ORDER_MARK)) return line.subarray(3);
+    }
+    return line;
+  }
+
+  /** Applies one line; returns the event's data when the line is the blank line that completes one. */
+  private acceptLine(line: Buffer): string | undefined {
+    if (line.length === 0) {
+      const data = this.eventData;
       this.eventData = undefined;
-      return;
+      return data;
     }
+    // Comments (":…") and the event, id and retry fields carry nothing the adapters use.
+    if (!line.subarray(0, 4).equals(DATA_FIELD)) return undefined;
     let value: string;
-    if (buffer.startsWith('data:', start)) {
-      const valueStart = buffer.charCodeAt(start + 5) === 32 && start + 5 < end ? start + 6 : start + 5;
-      value = buffer.slice(valueStart, end);
-    } else if (end - start === 4 && buffer.startsWith('data', start)) {
-      value = '';
-    } else {
-      // Comments (":…") and the event, id and retry fields carry nothing the adapters use.
-      return;
-    }
+    if (line.length === 4) value = '';
+    else if (line[4] !== COLON) return undefined;
+    else value = line.toString('utf8', line[5] === SPACE ? 6 : 5);
     this.eventData = this.eventData === undefined ? value : `${this.eventData}\n${value}`;
+    return undefined;
   }
 }
 
 /**
- * Yields the data of each event of a Server-Sent Events body (data lines joined by LF), accepting
- * CRLF, LF and CR line ends split anywhere across chunks.
+ * Yields, per upstream read that completed at least one event, those events and the bytes that
+ * carried them, accepting CRLF, LF and CR line ends split anywhere across reads.
  */
-export async function* readServerSentEvents(body: AsyncIterable<Buffer>): AsyncIterable<string> {
-  const decoder = new StringDecoder('utf8');
+export async function* readServerSentEventReads(
+  body: AsyncIterable<Buffer>,
+): AsyncIterable<ServerSentEventRead> {
   const parser = new ServerSentEventParser();
-  const events: string[] = [];
   for await (const chunk of body) {
-    parser.push(decoder.write(chunk), events);
-    if (events.length === 0) continue;
-    for (const event of events) yield event;
-    events.length = 0;
+    const read = parser.push(chunk);
+    if (read) yield read;
   }
-  parser.push(decoder.end(), events);
-  parser.finish(events);
-  for (const event of events) yield event;
+  const last = parser.finish();
+  if (last) yield last;
 }
