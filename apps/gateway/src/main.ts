@@ -1,8 +1,10 @@
 import { loadConfig } from '@gateway/config';
 import { createGatewayApp } from './bootstrap';
+import { applyHeapGrowingPercent } from './runtime/heap-policy';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
+  applyHeapGrowingPercent(config.heapGrowingPercent);
   const { fastify, logger, shutdown } = await createGatewayApp(config);
   await fastify.listen({ port: config.port, host: config.host });
   logger.info({ port: config.port }, 'gateway listening');

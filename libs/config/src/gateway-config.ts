@@ -43,4 +43,9 @@ export interface GatewayConfig {
   /** Hosts (or addresses) the SSRF-safe fetcher may reach even though they are private. Lower-cased. */
   readonly ssrfAllowHosts: readonly string[];
   readonly metricsEnabled: boolean;
+  /**
+   * How much the V8 heap may grow past what the last full collection kept alive before the next
+   * one (percent); 0 leaves V8's own policy, which lets a busy process grow to four times that.
+   */
+  readonly heapGrowingPercent: number;
 }

@@ -43,6 +43,7 @@ describe('loadConfig', () => {
       leaseTtlMs: 60000,
       ssrfAllowHosts: [],
       metricsEnabled: true,
+      heapGrowingPercent: 30,
     });
     expect(config.masterKeys.currentVersion).toBe(1);
     expect(config.masterKeys.currentKey.equals(Buffer.from(MASTER_KEY, 'hex'))).toBe(true);
@@ -65,6 +66,7 @@ describe('loadConfig', () => {
       MAX_ATTEMPTS: '5',
       SSRF_ALLOW_HOSTS: ' Sim.Local , 10.0.0.0/8,, ',
       METRICS_ENABLED: 'false',
+      HEAP_GROWING_PERCENT: '0',
     });
 
     expect(config).toMatchObject({
@@ -80,6 +82,7 @@ describe('loadConfig', () => {
       maxAttempts: 5,
       ssrfAllowHosts: ['sim.local', '10.0.0.0/8'],
       metricsEnabled: false,
+      heapGrowingPercent: 0,
     });
   });
 
