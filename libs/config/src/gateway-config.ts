@@ -45,7 +45,7 @@ export interface GatewayConfig {
   readonly metricsEnabled: boolean;
   /**
    * How much the V8 heap may grow past what the last full collection kept alive before the next
-   * one (percent); 0 leaves V8's own policy, which lets a busy process grow to four times that.
+   * one (percent); 0 keeps V8's own policy, which lets a busy process grow to four times that.
    */
   readonly heapGrowingPercent: number;
 }
