@@ -12,8 +12,10 @@ import {
 import type { GatewayConfig } from '@gateway/config';
 import { SeriesCache, type GatewayMetrics } from '@gateway/observability';
 import {
+  RequestCancellation,
   systemClock,
   UpstreamError,
+  type CancellationSignal,
   type AdapterContext,
   type TextStream,
   type TextStreamRead,
@@ -134,13 +136,13 @@ export class TextGenerationService {
       throw error;
     }
 
-    const abort = new AbortController();
+    const cancellation = new RequestCancellation();
     reply.raw.once('close', () => {
-      if (!reply.raw.writableFinished) abort.abort(new Error('client disconnected'));
+      if (!reply.raw.writableFinished) cancellation.abort(new Error('client disconnected'));
     });
     const outcome = ingress.framing
-      ? await this.streamAnswer(ingress, admission, request, reply, abort.signal)
-      : await this.wholeAnswer(admission, request, reply, abort.signal);
+      ? await this.streamAnswer(ingress, admission, request, reply, cancellation)
+      : await this.wholeAnswer(admission, request, reply, cancellation);
     this.settle(ingress, request, key, admission, outcome, hold.lease);
   }
 
@@ -148,7 +150,7 @@ export class TextGenerationService {
     admission: TextAdmission,
     request: FastifyRequest,
     reply: FastifyReply,
-    signal: AbortSignal,
+    signal: CancellationSignal,
   ): Promise<RequestOutcome> {
     try {
       const { value, candidate, attempts } = await this.withFailover(admission, async (admitted) => ({
@@ -181,7 +183,7 @@ export class TextGenerationService {
     admission: TextAdmission,
     request: FastifyRequest,
     reply: FastifyReply,
-    signal: AbortSignal,
+    signal: CancellationSignal,
   ): Promise<RequestOutcome> {
     let opened: OpenedStream;
     let attempts: number;
@@ -216,7 +218,7 @@ export class TextGenerationService {
     attempts: number,
     request: FastifyRequest,
     reply: FastifyReply,
-    signal: AbortSignal,
+    signal: CancellationSignal,
   ): Promise<RequestOutcome> {
     const { admitted, upstream, iterator } = opened;
     const framer = createStreamFramer(ingress.framing ?? 'openai-sse');
@@ -312,7 +314,7 @@ export class TextGenerationService {
     error: unknown,
     request: FastifyRequest,
     reply: FastifyReply,
-    signal: AbortSignal,
+    signal: CancellationSignal,
   ): RequestOutcome {
     const attempts = error instanceof FailoverExhaustedError ? error.attempts.length : 0;
     if (signal.aborted) return { httpStatus: 499, endReason: 'client_disconnect', attempts };
@@ -326,7 +328,7 @@ export class TextGenerationService {
     return { httpStatus: clientError.httpStatus, endReason: 'upstream_error', attempts };
   }
 
-  private adapterContext(candidate: ChannelCandidate, signal: AbortSignal): AdapterContext {
+  private adapterContext(candidate: ChannelCandidate, signal: CancellationSignal): AdapterContext {
     return {
       channel: { baseUrl: candidate.baseUrl, secret: candidate.secret },
       http: this.http,

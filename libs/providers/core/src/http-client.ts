@@ -1,3 +1,5 @@
+import type { CancellationSignal } from './http/request-cancellation';
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface UpstreamHttpRequest {
@@ -5,7 +7,7 @@ export interface UpstreamHttpRequest {
   url: string;
   headers: Record<string, string>;
   body?: Buffer | string;
-  signal?: AbortSignal;
+  signal?: CancellationSignal;
   /** Time allowed until the response headers arrive. */
   headersTimeoutMs?: number;
   /** Time allowed between two body chunks. */

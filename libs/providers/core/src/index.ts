@@ -4,6 +4,7 @@ export * from './clock';
 export * from './http-client';
 export * from './http/address-policy';
 export * from './http/linked-abort.util';
+export * from './http/request-cancellation';
 export * from './http/safe-fetcher';
 export * from './http/undici-http-client';
 export * from './http/upstream-exchange.util';

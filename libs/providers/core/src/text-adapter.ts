@@ -1,3 +1,4 @@
+import type { CancellationSignal } from './http/request-cancellation';
 import type { Clock } from './clock';
 import type { UpstreamHttpClient } from './http-client';
 import type { UpstreamFailure } from './upstream-error';
@@ -23,7 +24,7 @@ export interface AdapterContext {
   clock: Clock;
   logger: AdapterLogger;
   /** Aborted when the client goes away or the request deadline passes. */
-  signal?: AbortSignal;
+  signal?: CancellationSignal;
   /** Time allowed until the upstream's response headers arrive. */
   headersTimeoutMs?: number;
 }

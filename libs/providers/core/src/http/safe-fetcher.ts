@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import { Client, type Dispatcher } from 'undici';
 import { PrivateHostAllowList, isRefusedAddress } from './address-policy';
 import { linkAbortController } from './linked-abort.util';
+import type { CancellationSignal } from './request-cancellation';
 
 export type SafeFetchErrorCode =
   | 'invalid_url'
@@ -89,7 +90,7 @@ export function createSafeFetcher(options: SafeFetcherOptions): SafeFetcher {
   const allowList = new PrivateHostAllowList(options.allowPrivateHosts ?? []);
   const resolveHost = options.resolveHost ?? resolveWithSystem;
 
-  async function checkTarget(url: URL, signal: AbortSignal): Promise<CheckedTarget> {
+  async function checkTarget(url: URL, signal: CancellationSignal): Promise<CheckedTarget> {
     const bareHost = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
     const literalFamily = isIP(bareHost);
     let addresses: ResolvedAddress[];
@@ -112,7 +113,10 @@ export function createSafeFetcher(options: SafeFetcherOptions): SafeFetcher {
   }
 
   /** Follows redirects hop by hop, checking each target; returns the first answer that is not one. */
-  async function requestFollowingRedirects(location: string, signal: AbortSignal): Promise<PinnedResponse> {
+  async function requestFollowingRedirects(
+    location: string,
+    signal: CancellationSignal,
+  ): Promise<PinnedResponse> {
     let target = await checkTarget(parseFetchableUrl(location), signal);
     for (let redirects = 0; ; redirects += 1) {
       const pinned = await requestPinned(target, signal);
@@ -167,7 +171,7 @@ export function createSafeFetcher(options: SafeFetcherOptions): SafeFetcher {
 }
 
 /** Settles like `promise`, or rejects with the signal's reason as soon as it aborts (DNS cannot be cancelled). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+function untilAborted<T>(promise: Promise<T>, signal: CancellationSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(signal.reason);
@@ -202,7 +206,7 @@ function parseFetchableUrl(location: string, base?: URL): URL {
 }
 
 /** A one-off connection whose DNS lookup is answered with the checked address only. */
-async function requestPinned(target: CheckedTarget, signal: AbortSignal): Promise<PinnedResponse> {
+async function requestPinned(target: CheckedTarget, signal: CancellationSignal): Promise<PinnedResponse> {
   const { address, family } = target.address;
   const client = new Client(target.url.origin, {
     connect: {
@@ -217,7 +221,7 @@ async function requestPinned(target: CheckedTarget, signal: AbortSignal): Promis
       path: target.url.pathname + target.url.search,
       method: 'GET',
       headers: REQUEST_HEADERS,
-      signal,
+      signal: signal as Dispatcher.RequestOptions['signal'],
     });
     return { client, response };
   } catch (error) {
@@ -229,7 +233,7 @@ async function requestPinned(target: CheckedTarget, signal: AbortSignal): Promis
 async function* limitBody(
   body: AsyncIterable<Buffer>,
   maxBytes: number,
-  signal: AbortSignal,
+  signal: CancellationSignal,
   release: () => void,
 ): AsyncIterable<Buffer> {
   let received = 0;
@@ -246,7 +250,7 @@ async function* limitBody(
   }
 }
 
-function fromFetchError(error: unknown, signal: AbortSignal): unknown {
+function fromFetchError(error: unknown, signal: CancellationSignal): unknown {
   if (error instanceof SafeFetchError) return error;
   if (signal.aborted) return signal.reason;
   const code = (error as { code?: unknown } | null)?.code;

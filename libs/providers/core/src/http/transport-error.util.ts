@@ -1,3 +1,4 @@
+import type { CancellationSignal } from './request-cancellation';
 import { UpstreamError } from '../upstream-error';
 
 /** Socket-level failures: the upstream (or the path to it) is unhealthy; another try may succeed. */
@@ -32,7 +33,7 @@ function errorCodeOf(error: unknown): string | undefined {
  * Maps an error thrown by the transport to what adapters expect: the signal's reason when the caller
  * aborted, an UpstreamError for network failures, and anything else (programming errors) unchanged.
  */
-export function fromTransportError(error: unknown, signal: AbortSignal | undefined): unknown {
+export function fromTransportError(error: unknown, signal: CancellationSignal | undefined): unknown {
   if (signal?.aborted) return signal.reason;
   const code = errorCodeOf(error);
   if (code === undefined) return error;

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startRecordedUpstream, type RecordedUpstream } from '../testing/recorded-upstream.server';
 import { UpstreamError } from '../upstream-error';
+import { RequestCancellation } from './request-cancellation';
 import { createUndiciHttpClient, type ClosableUpstreamHttpClient } from './undici-http-client';
 
 async function failureOf(promise: Promise<unknown>): Promise<unknown> {
@@ -127,36 +128,54 @@ describe('createUndiciHttpClient', () => {
     expect((error as UpstreamError).failure).toMatchObject({ kind: 'timeout', retryable: true });
   });
 
-  it('rethrows an abort before the headers as the signal reason and closes the connection', async () => {
-    const controller = new AbortController();
-    const pending = client.request({
-      method: 'GET',
-      url: `${upstream.baseUrl}/silent`,
-      headers: {},
-      signal: controller.signal,
+  describe.each([
+    [
+      'an AbortController',
+      () => {
+        const controller = new AbortController();
+        return { signal: controller.signal, abort: (reason?: unknown) => controller.abort(reason) };
+      },
+    ],
+    [
+      'a RequestCancellation',
+      () => {
+        const cancellation = new RequestCancellation();
+        return { signal: cancellation, abort: (reason?: unknown) => cancellation.abort(reason) };
+      },
+    ],
+  ])('aborted through %s', (_kind, cancellable) => {
+    it('rethrows an abort before the headers as the signal reason and closes the connection', async () => {
+      const { signal, abort } = cancellable();
+      const pending = client.request({
+        method: 'GET',
+        url: `${upstream.baseUrl}/silent`,
+        headers: {},
+        signal,
+      });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const reason = new Error('client went away');
+      abort(reason);
+      await expect(pending).rejects.toBe(reason);
+      await upstream.requests[0].socketClosed;
     });
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const reason = new Error('client went away');
-    controller.abort(reason);
-    await expect(pending).rejects.toBe(reason);
-    await upstream.requests[0].socketClosed;
-  });
 
-  it('rethrows an abort while the body streams as the signal reason and closes the connection', async () => {
-    const controller = new AbortController();
-    const response = await client.request({
-      method: 'GET',
-      url: `${upstream.baseUrl}/held`,
-      headers: {},
-      signal: controller.signal,
+    it('rethrows an abort while the body streams as the signal reason and closes the connection', async () => {
+      const { signal, abort } = cancellable();
+      const response = await client.request({
+        method: 'GET',
+        url: `${upstream.baseUrl}/held`,
+        headers: {},
+        signal,
+      });
+      const iterator = response.body[Symbol.asyncIterator]();
+      await expect(iterator.next()).resolves.toMatchObject({ done: false });
+      const pendingChunk = iterator.next();
+      abort();
+      const error = await failureOf(pendingChunk);
+      expect(error).not.toBeInstanceOf(UpstreamError);
+      expect(error).toBe(signal.reason);
+      expect(error).toMatchObject({ name: 'AbortError' });
+      await upstream.requests[0].socketClosed;
     });
-    const iterator = response.body[Symbol.asyncIterator]();
-    await expect(iterator.next()).resolves.toMatchObject({ done: false });
-    const pendingChunk = iterator.next();
-    controller.abort();
-    const error = await failureOf(pendingChunk);
-    expect(error).not.toBeInstanceOf(UpstreamError);
-    expect(error).toBe(controller.signal.reason);
-    await upstream.requests[0].socketClosed;
   });
 });

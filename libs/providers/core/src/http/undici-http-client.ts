@@ -1,5 +1,6 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { UpstreamHttpClient, UpstreamHttpRequest, UpstreamHttpResponse } from '../http-client';
+import type { CancellationSignal } from './request-cancellation';
 import { fromTransportError } from './transport-error.util';
 
 export interface UndiciHttpClientOptions {
@@ -47,7 +48,8 @@ async function sendRequest(agent: Agent, request: UpstreamHttpRequest): Promise<
       method: request.method,
       headers: request.headers,
       body: request.body,
-      signal: request.signal,
+      // A RequestCancellation is an EventEmitter, which undici takes as a signal as well.
+      signal: request.signal as Dispatcher.RequestOptions['signal'],
       headersTimeout: request.headersTimeoutMs,
       bodyTimeout: request.bodyTimeoutMs,
     });
@@ -64,7 +66,7 @@ class UndiciUpstreamResponse implements UpstreamHttpResponse {
 
   constructor(
     private readonly response: Dispatcher.ResponseData,
-    private readonly signal: AbortSignal | undefined,
+    private readonly signal: CancellationSignal | undefined,
   ) {
     this.status = response.statusCode;
     this.headers = response.headers;
