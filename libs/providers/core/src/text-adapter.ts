@@ -1,6 +1,6 @@
-import type { CancellationSignal } from './http/request-cancellation';
 import type { Clock } from './clock';
 import type { UpstreamHttpClient } from './http-client';
+import type { CancellationSignal } from './http/request-cancellation';
 import type { UpstreamFailure } from './upstream-error';
 import type { TokenUsage } from './usage';
 

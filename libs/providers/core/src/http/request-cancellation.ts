@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import type { Dispatcher } from 'undici';
 
 type AbortListener = () => void;
 
@@ -35,4 +36,9 @@ export class RequestCancellation extends EventEmitter implements CancellationSig
   removeEventListener(type: 'abort', listener: AbortListener): void {
     this.off(type, listener);
   }
+}
+
+/** undici types a request's signal as an AbortSignal or an EventEmitter; every CancellationSignal here is one. */
+export function asUndiciSignal(signal: CancellationSignal | undefined): Dispatcher.RequestOptions['signal'] {
+  return signal as Dispatcher.RequestOptions['signal'];
 }

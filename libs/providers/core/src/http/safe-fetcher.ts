@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
 import { Client, type Dispatcher } from 'undici';
 import { PrivateHostAllowList, isRefusedAddress } from './address-policy';
 import { linkAbortController } from './linked-abort.util';
-import type { CancellationSignal } from './request-cancellation';
+import { asUndiciSignal, type CancellationSignal } from './request-cancellation';
 
 export type SafeFetchErrorCode =
   | 'invalid_url'
@@ -221,7 +221,7 @@ async function requestPinned(target: CheckedTarget, signal: CancellationSignal):
       path: target.url.pathname + target.url.search,
       method: 'GET',
       headers: REQUEST_HEADERS,
-      signal: signal as Dispatcher.RequestOptions['signal'],
+      signal: asUndiciSignal(signal),
     });
     return { client, response };
   } catch (error) {

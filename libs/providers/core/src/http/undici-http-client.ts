@@ -1,6 +1,6 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { UpstreamHttpClient, UpstreamHttpRequest, UpstreamHttpResponse } from '../http-client';
-import type { CancellationSignal } from './request-cancellation';
+import { asUndiciSignal, type CancellationSignal } from './request-cancellation';
 import { fromTransportError } from './transport-error.util';
 
 export interface UndiciHttpClientOptions {
@@ -48,8 +48,7 @@ async function sendRequest(agent: Agent, request: UpstreamHttpRequest): Promise<
       method: request.method,
       headers: request.headers,
       body: request.body,
-      // A RequestCancellation is an EventEmitter, which undici takes as a signal as well.
-      signal: request.signal as Dispatcher.RequestOptions['signal'],
+      signal: asUndiciSignal(request.signal),
       headersTimeout: request.headersTimeoutMs,
       bodyTimeout: request.bodyTimeoutMs,
     });
