@@ -43,12 +43,13 @@ export function createEventTextStream(source: EventTextStreamSource): TextStream
               break;
             }
           }
-          if (failure === undefined) yield { bytes: read.bytes, frames };
-          else {
-            const before = frames.at(-1)?.end ?? 0;
-            if (frames.length > 0) yield { bytes: read.bytes.subarray(0, before), frames };
-            throw failure;
+          if (failure === undefined) {
+            yield { bytes: read.bytes, frames };
+            continue;
           }
+          const lastBefore = frames.at(-1);
+          if (lastBefore) yield { bytes: read.bytes.subarray(0, lastBefore.end), frames };
+          throw failure;
         }
         if (signal.aborted) throw signal.reason;
       } finally {
