@@ -110,11 +110,8 @@ class OpenAiPassThrough implements DialectBridge {
       !includeUsage && Array.isArray(event.chunk['choices']) && event.chunk['choices'].length === 0;
     return {
       forwardsAsSent: (event) => event.chunk['model'] === model && !isUnwantedUsageChunk(event),
-      push: (event) => {
-        if (isUnwantedUsageChunk(event)) return [];
-        if (event.chunk['model'] === model) return [event.json];
-        return [JSON.stringify({ ...event.chunk, model })];
-      },
+      // Only events that do not go as sent reach push(): an unwanted usage chunk, or a model to rename.
+      push: (event) => (isUnwantedUsageChunk(event) ? [] : [JSON.stringify({ ...event.chunk, model })]),
       finish: () => [],
     };
   }
