@@ -32,6 +32,19 @@ describe('createCoalescingWriter', () => {
     expect(batches).toEqual([['data: 1\n\n', 'data: 2\n\n', 'data: 3\n\n']]);
   });
 
+  it('keeps the writes of later ticks of the same turn in that batch, as a stream ending is', async () => {
+    const { stream, batches } = recordingStream();
+    const write = createCoalescingWriter(stream);
+
+    await write('data: last\n\n');
+    await new Promise<void>((resolve) => process.nextTick(resolve));
+    await new Promise<void>((resolve) => process.nextTick(resolve));
+    await write('data: [DONE]\n\n');
+    await nextTurn();
+
+    expect(batches).toEqual([['data: last\n\n', 'data: [DONE]\n\n']]);
+  });
+
   it('sends a write of a later turn on its own, without waiting for more', async () => {
     const { stream, batches } = recordingStream();
     const write = createCoalescingWriter(stream);
