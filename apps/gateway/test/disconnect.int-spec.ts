@@ -1,3 +1,4 @@
+import { waitFor } from '@gateway/testing';
 import { GatewayHarness, type TextDemo } from './gateway-harness';
 import { streamGenerate } from './native-wire.client';
 
@@ -10,14 +11,6 @@ describe('clients that abort mid-stream', () => {
     demo = await harness.seedTextDemo();
   });
   afterAll(() => harness.close());
-
-  const waitFor = async (check: () => Promise<boolean>, timeoutMs: number) => {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error('condition not met in time');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  };
 
   it.each([
     ['kappa', 'kappa-2.0-flash'],

@@ -1,7 +1,7 @@
 import { HoldLeases, HoldService, type SettlementInput } from '@gateway/billing';
 import { createPgPool, createPrismaClient, type PrismaClient } from '@gateway/db';
 import { enqueueTextSettlement, QUEUE_NAMES, textSettlementJobId, toSettlementJob } from '@gateway/tasks';
-import { createTestDatabase, type TestDatabase } from '@gateway/testing';
+import { createTestDatabase, waitFor, type TestDatabase } from '@gateway/testing';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Queue, type Job } from 'bullmq';
@@ -12,14 +12,6 @@ import { WorkerTextModule } from './worker-text.module';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ACCOUNT_ID = 'acct_text';
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describe('worker-text (Postgres, Redis)', () => {
   let database: TestDatabase;

@@ -1,7 +1,7 @@
 import { HoldService } from '@gateway/billing';
 import { createPgPool, createPrismaClient, type PrismaClient } from '@gateway/db';
 import { enqueueTextSettlement, QUEUE_NAMES, textSettlementJobId } from '@gateway/tasks';
-import { createTestDatabase, type TestDatabase } from '@gateway/testing';
+import { createTestDatabase, waitFor, type TestDatabase } from '@gateway/testing';
 import { NestFactory } from '@nestjs/core';
 import { Queue } from 'bullmq';
 import { randomBytes } from 'node:crypto';
@@ -9,14 +9,6 @@ import type { Pool } from 'pg';
 import { WorkerTextModule } from './worker-text.module';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describe('worker-text graceful shutdown (Postgres, Redis)', () => {
   let database: TestDatabase;

@@ -12,7 +12,7 @@ import {
   type AsyncSubmission,
   type JsonHandle,
 } from '@gateway/tasks';
-import { createTestDatabase, type TestDatabase } from '@gateway/testing';
+import { createTestDatabase, waitFor, type TestDatabase } from '@gateway/testing';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Queue } from 'bullmq';
@@ -22,14 +22,6 @@ import { WorkerVideoModule } from './worker-video.module';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const HOLD_MICROS = 8_000_000n;
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 /** An upstream in memory whose polls answer from a script; `'hang'` never answers (the worker "dies"). */
 class ScriptedVideoAdapter implements AsyncAdapter {
@@ -158,7 +150,7 @@ describe('worker-video (Postgres, Redis)', () => {
    * just before that ledger write, so a test that stopped at the status could read the ledger early.
    */
   async function stepJobEndState(taskId: string): Promise<string | undefined> {
-    await waitFor(async () => (await queue.getJob(taskStepJobId(taskId)))?.finishedOn !== undefined);
+    await waitFor(async () => (await queue.getJob(taskStepJobId(taskId)))?.finishedOn !== undefined, 20_000);
     return (await queue.getJob(taskStepJobId(taskId)))?.getState();
   }
 
@@ -204,7 +196,7 @@ describe('worker-video (Postgres, Redis)', () => {
     });
     const first = await startWorker(adapter);
     const { taskId, holdRequestId } = await queuedVideoTask();
-    await waitFor(async () => adapter.storedHandleAtPoll.length === 2);
+    await waitFor(async () => adapter.storedHandleAtPoll.length === 2, 20_000);
 
     // The grace period (200 ms) elapses with the poll still hanging: the job is abandoned mid-run.
     await first.close();

@@ -1,4 +1,5 @@
 import { createLogger } from '@gateway/observability';
+import { waitFor } from '@gateway/testing';
 import { Queue, Worker, type Job } from 'bullmq';
 import { randomBytes } from 'node:crypto';
 import { closeWorkerWithin } from './graceful-close.util';
@@ -16,14 +17,6 @@ function gate(): { opened: Promise<void>; open(): void } {
     open = resolve;
   });
   return { opened, open };
-}
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 describe('closeWorkerWithin (Redis)', () => {
@@ -65,7 +58,7 @@ describe('closeWorkerWithin (Redis)', () => {
       return `done ${job.name}`;
     });
     const first = await queue.add('first', {});
-    await waitFor(async () => (await first.getState()) === 'active');
+    await waitFor(async () => (await first.getState()) === 'active', 10_000);
 
     let closed = false;
     const closing = closeWorkerWithin(worker, 10_000, logger).then(() => {
@@ -92,7 +85,7 @@ describe('closeWorkerWithin (Redis)', () => {
       return 'unreachable';
     });
     const job = await queue.add('stuck', {});
-    await waitFor(async () => (await job.getState()) === 'active');
+    await waitFor(async () => (await job.getState()) === 'active', 10_000);
 
     const before = Date.now();
     await closeWorkerWithin(worker, 300, logger);
@@ -100,7 +93,7 @@ describe('closeWorkerWithin (Redis)', () => {
     expect(aborted).toEqual(['shutdown grace period elapsed']);
 
     const rescuer = startWorker(async () => 'recovered');
-    await waitFor(async () => (await job.getState()) === 'completed');
+    await waitFor(async () => (await job.getState()) === 'completed', 10_000);
     const finished = await queue.getJob(job.id ?? '');
     expect(finished?.returnvalue).toBe('recovered');
     await rescuer.close();
