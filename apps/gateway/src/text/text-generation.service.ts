@@ -7,7 +7,7 @@ import {
   PriceBook,
   textCostMicros,
   type LeasedHold,
-  type RequestLogInput,
+  type SettlementLogInput,
 } from '@gateway/billing';
 import type { GatewayConfig } from '@gateway/config';
 import { SeriesCache, type GatewayMetrics } from '@gateway/observability';
@@ -352,12 +352,12 @@ export class TextGenerationService {
   ): void {
     const costMicros = outcome.usage ? textCostMicros(outcome.usage, admission.price) : 0n;
     if (lease) this.holds.release(lease, costMicros);
-    const {
-      requestId: _requestId,
-      costMicros: _cost,
-      ...log
-    } = this.logRow(ingress, request, key, outcome, costMicros);
-    this.recorder.settle({ requestId: request.id, captureMicros: costMicros, log, lease });
+    this.recorder.settle({
+      requestId: request.id,
+      captureMicros: costMicros,
+      log: this.logFields(ingress, request, key, outcome),
+      lease,
+    });
   }
 
   private recordRefusal(
@@ -371,20 +371,21 @@ export class TextGenerationService {
       error instanceof GatewayError && error.code === 'insufficient_balance'
         ? 'insufficient_balance'
         : 'refused';
-    this.recorder.logWithoutHold(
-      this.logRow(ingress, request, key, { httpStatus, endReason, attempts: 0 }, 0n),
-    );
+    this.recorder.logWithoutHold({
+      ...this.logFields(ingress, request, key, { httpStatus, endReason, attempts: 0 }),
+      requestId: request.id,
+      costMicros: 0n,
+    });
   }
 
-  private logRow(
+  /** The request's log fields; the settlement adds the request id and the cost it captured. */
+  private logFields(
     ingress: TextIngress,
     request: FastifyRequest,
     key: ResolvedKey,
     outcome: RequestOutcome,
-    costMicros: bigint,
-  ): RequestLogInput {
+  ): SettlementLogInput {
     return {
-      requestId: request.id,
       keyId: key.id,
       accountId: key.accountId,
       model: ingress.model,
@@ -396,7 +397,6 @@ export class TextGenerationService {
       ttfbMs: outcome.ttfbMs,
       inputTokens: outcome.usage?.inputTokens ?? 0,
       outputTokens: outcome.usage?.outputTokens ?? 0,
-      costMicros,
       attempts: outcome.attempts,
     };
   }
