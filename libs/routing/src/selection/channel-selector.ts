@@ -14,6 +14,8 @@ export function orderCandidates<T extends WeightedCandidate>(
   candidates: readonly T[],
   random: () => number = Math.random,
 ): T[] {
+  // Most models have one channel: no grouping or sampling to do (and nothing to allocate per request).
+  if (candidates.length <= 1) return [...candidates];
   const byPriority = new Map<number, T[]>();
   for (const candidate of candidates) {
     const group = byPriority.get(candidate.priority) ?? [];
