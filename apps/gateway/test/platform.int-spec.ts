@@ -51,6 +51,17 @@ describe('operations: health, readiness, metrics, docs, request ids, graceful sh
         '/admin/usage',
       ]),
     );
+    const nativeGenerate = (
+      document.body.paths['/v1beta/models/{modelAction}'] as {
+        post: { parameters: { name: string; in: string }[] };
+      }
+    ).post;
+    expect(nativeGenerate.parameters).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'modelAction', in: 'path' }),
+        expect.objectContaining({ name: 'alt', in: 'query' }),
+      ]),
+    );
     expect(Object.keys(document.body.components.schemas)).toEqual(
       expect.arrayContaining([
         'ChatCompletionRequestDto',

@@ -1,5 +1,13 @@
 import { Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiOperation,
+  ApiParam,
+  ApiQuery,
+  ApiSecurity,
+  ApiTags,
+} from '@nestjs/swagger';
 import { NativeGenerateRequestDto } from '@gateway/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ResolvedKey } from '@gateway/auth';
@@ -57,13 +65,13 @@ export class NativeTextController {
       'array written incrementally). Chunks carry cumulative usageMetadata.',
   })
   @ApiBody({ type: NativeGenerateRequestDto })
+  @ApiParam({ name: 'modelAction', example: 'kappa-2.0-flash:streamGenerateContent' })
   @ApiQuery({ name: 'alt', required: false, enum: ['sse'] })
-  async generate(
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
-    @Param('modelAction') modelAction: string,
-    @Query('alt') alt?: string,
-  ): Promise<void> {
+  // The path and query values are read from the request rather than through @Param/@Query: Nest runs
+  // a pipe step (a Promise.all over async functions) for every such parameter of every request.
+  async generate(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const { modelAction } = request.params as { modelAction: string };
+    const { alt } = request.query as { alt?: string };
     const ingress = toNativeIngress(modelAction, alt, request.body, gatewayState(request).rawBody);
     await this.text.handle(ingress, request, reply);
   }
