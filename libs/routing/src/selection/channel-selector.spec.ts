@@ -107,4 +107,13 @@ describe('orderCandidates', () => {
     expect(orderCandidates([])).toEqual([]);
     expect(orderCandidates(candidates)).toHaveLength(1);
   });
+
+  it('returns a lone candidate, whatever its weight, in an array of its own', () => {
+    for (const lone of [Object.freeze([candidate('a', 5, 3)]), Object.freeze([candidate('b', 0, 0)])]) {
+      const order = orderCandidates(lone, () => 0.99);
+
+      expect(order).toEqual([lone[0]]);
+      expect(order).not.toBe(lone);
+    }
+  });
 });
