@@ -24,6 +24,11 @@ function event(chunk: Record<string, unknown>): TextStreamEvent {
   return { chunk, json: JSON.stringify(chunk) };
 }
 
+/** The stream converter a request of `clientIngress` gets from a channel speaking `channelDialect`. */
+function converterFor(clientIngress: TextIngress, channelDialect: TextIngress['dialect']) {
+  return createDialectBridge(clientIngress, channelDialect, IDENTITY).createStreamConverter();
+}
+
 const contentChunk = (model: string) =>
   event({ id: 'c1', model, choices: [{ index: 0, delta: { content: 'Hi' } }] });
 const usageChunk = event({
@@ -35,20 +40,12 @@ const usageChunk = event({
 
 describe('stream converters of the same-dialect bridges', () => {
   it('forwards OpenAI-style chunks of the requested model as sent', () => {
-    const converter = createDialectBridge(
-      ingress('openai', 'openai-sse'),
-      'openai',
-      IDENTITY,
-    ).createStreamConverter();
+    const converter = converterFor(ingress('openai', 'openai-sse'), 'openai');
     expect(converter.forwardsAsSent(contentChunk('chat-fast'))).toBe(true);
   });
 
   it('renames the model of a chunk the upstream named differently', () => {
-    const converter = createDialectBridge(
-      ingress('openai', 'openai-sse'),
-      'openai',
-      IDENTITY,
-    ).createStreamConverter();
+    const converter = converterFor(ingress('openai', 'openai-sse'), 'openai');
     const renamed = contentChunk('upstream-model-v2');
 
     expect(converter.forwardsAsSent(renamed)).toBe(false);
@@ -58,34 +55,18 @@ describe('stream converters of the same-dialect bridges', () => {
   });
 
   it('drops the usage chunk the gateway asked for when the client did not, and forwards it when it did', () => {
-    const withoutUsage = createDialectBridge(
-      ingress('openai', 'openai-sse'),
-      'openai',
-      IDENTITY,
-    ).createStreamConverter();
+    const withoutUsage = converterFor(ingress('openai', 'openai-sse'), 'openai');
     expect(withoutUsage.forwardsAsSent(usageChunk)).toBe(false);
     expect(withoutUsage.push(usageChunk)).toEqual([]);
 
-    const withUsage = createDialectBridge(
-      ingress('openai', 'openai-sse', true),
-      'openai',
-      IDENTITY,
-    ).createStreamConverter();
+    const withUsage = converterFor(ingress('openai', 'openai-sse', true), 'openai');
     expect(withUsage.forwardsAsSent(usageChunk)).toBe(true);
   });
 
   it('forwards native events as sent only to a client that asked for SSE', () => {
     const chunk = event({ candidates: [{ content: { parts: [{ text: 'Hi' }] } }] });
-    const sse = createDialectBridge(
-      ingress('native', 'native-sse'),
-      'native',
-      IDENTITY,
-    ).createStreamConverter();
-    const array = createDialectBridge(
-      ingress('native', 'native-json-array'),
-      'native',
-      IDENTITY,
-    ).createStreamConverter();
+    const sse = converterFor(ingress('native', 'native-sse'), 'native');
+    const array = converterFor(ingress('native', 'native-json-array'), 'native');
 
     expect(sse.forwardsAsSent(chunk)).toBe(true);
     expect(array.forwardsAsSent(chunk)).toBe(false);
@@ -93,11 +74,7 @@ describe('stream converters of the same-dialect bridges', () => {
   });
 
   it('never forwards as sent across dialects', () => {
-    const converter = createDialectBridge(
-      ingress('openai', 'openai-sse'),
-      'native',
-      IDENTITY,
-    ).createStreamConverter();
+    const converter = converterFor(ingress('openai', 'openai-sse'), 'native');
     expect(converter.forwardsAsSent(event({ candidates: [] }))).toBe(false);
   });
 });
