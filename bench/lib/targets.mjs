@@ -215,8 +215,10 @@ export function createStack({ root, logDir, log, profileDir = null }) {
 
   /**
    * A fresh `gateway_bench` database (dropped, then migrated), a clean `bench:` Redis prefix, the four
-   * workers, one gateway per requested log level, the demo channels pointing at the simulator and a
-   * key whose account has more credit than any run can spend.
+   * workers, the demo channels pointing at the simulator and a key whose account has more credit than
+   * any run can spend. The topology is the README's production one: the measured gateways (one per
+   * requested log level) are public replicas (ADMIN_API_ENABLED=false), configured through one more
+   * gateway instance that serves /admin and takes no traffic.
    */
   async function startGateways(simulator, names) {
     await ensureServices({ log });
@@ -243,23 +245,46 @@ export function createStack({ root, logDir, log, profileDir = null }) {
       LOG_LEVEL: 'info',
     };
     const workers = WORKER_APPS.map((app) => remember(startApp(root, app, baseEnv, { quiet: true }), app));
+    const adminPort = await freePort();
+    const adminGateway = {
+      child: remember(
+        startApp(
+          root,
+          'gateway',
+          { ...baseEnv, PORT: String(adminPort), LOG_LEVEL: 'warn' },
+          { quiet: true },
+        ),
+        'gateway-admin',
+      ),
+      baseUrl: `http://127.0.0.1:${adminPort}`,
+    };
     const gateways = [];
     for (const name of names) {
       const port = await freePort();
-      const env = { ...baseEnv, PORT: String(port), LOG_LEVEL: name === 'gateway' ? 'info' : 'warn' };
+      const env = {
+        ...baseEnv,
+        PORT: String(port),
+        LOG_LEVEL: name === 'gateway' ? 'info' : 'warn',
+        ADMIN_API_ENABLED: 'false',
+        ADMIN_TOKEN: '',
+      };
       const nodeFlags =
         profileDir && name === 'gateway' ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
       // --cpu-prof is not allowed in NODE_OPTIONS: it goes on the command line.
       const child = remember(startApp(root, 'gateway', env, { quiet: true, nodeFlags }), name);
       gateways.push({ name, child, baseUrl: `http://127.0.0.1:${port}` });
     }
-    await Promise.all(gateways.map((gateway) => waitUntilReady(gateway.child, `${gateway.baseUrl}/readyz`)));
+    await Promise.all(
+      [adminGateway, ...gateways].map((gateway) =>
+        waitUntilReady(gateway.child, `${gateway.baseUrl}/readyz`),
+      ),
+    );
     const { key, accountId } = await seedDemo({
-      gatewayUrl: gateways[0].baseUrl,
+      gatewayUrl: adminGateway.baseUrl,
       adminToken: baseEnv.ADMIN_TOKEN,
       simulatorUrl: simulator.url,
     });
-    await postAdmin(gateways[0].baseUrl, baseEnv.ADMIN_TOKEN, `/admin/accounts/${accountId}/credits`, {
+    await postAdmin(adminGateway.baseUrl, baseEnv.ADMIN_TOKEN, `/admin/accounts/${accountId}/credits`, {
       amountMicros: BENCH_CREDIT_MICROS,
       idempotencyKey: `bench-credit-${accountId}`,
       note: 'benchmark credit',
@@ -274,6 +299,7 @@ export function createStack({ root, logDir, log, profileDir = null }) {
       groups: {
         main: [child.pid],
         workers: workerPids,
+        'admin gateway': [adminGateway.child.pid],
         postgres: () => findProcesses(['postgres:', ` ${BENCH_DATABASE} `]),
         redis: redisPids,
         simulator: [simulator.pid],

@@ -1,7 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import type { GatewayConfig } from '@gateway/config';
-import { AdminModule } from './admin/admin.module';
 import { HealthModule } from './health/health.module';
 import { GatewayExceptionFilter } from './http/gateway-exception.filter';
 import { InfrastructureModule, type InfrastructureOptions } from './infrastructure/infrastructure.module';
@@ -10,11 +9,22 @@ import { TextModule } from './text/text.module';
 
 @Module({})
 export class AppModule {
-  static forConfig(config: GatewayConfig, options: InfrastructureOptions = {}): DynamicModule {
+  static async forConfig(config: GatewayConfig, options: InfrastructureOptions = {}): Promise<DynamicModule> {
     return {
       module: AppModule,
-      imports: [InfrastructureModule.forConfig(config, options), HealthModule, AdminModule, TextModule],
+      imports: [
+        InfrastructureModule.forConfig(config, options),
+        HealthModule,
+        ...(config.adminApiEnabled ? [await importAdminModule()] : []),
+        TextModule,
+      ],
       providers: [RuntimeStateService, { provide: APP_FILTER, useClass: GatewayExceptionFilter }],
     };
   }
+}
+
+/** Imported only where /admin is served: a public replica never loads its code, nor Prisma with it. */
+async function importAdminModule() {
+  const { AdminModule } = await import('./admin/admin.module');
+  return AdminModule;
 }

@@ -37,7 +37,7 @@ export async function createGatewayApp(
     keepAliveTimeout: 65_000,
   });
   const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.forConfig(config, options),
+    await AppModule.forConfig(config, options),
     adapter,
     {
       logger: ['error', 'warn'],

@@ -95,9 +95,12 @@ export class GatewayHarness {
     return this.config.adminToken;
   }
 
-  /** Another gateway process-equivalent on the same database and Redis: a second instance. */
-  async startInstance(): Promise<GatewayInstance> {
-    const app = await createGatewayApp(this.config, {
+  /**
+   * Another gateway process-equivalent on the same database and Redis: a second instance, configured
+   * like the first except for `overrides`.
+   */
+  async startInstance(overrides: Partial<GatewayConfig> = {}): Promise<GatewayInstance> {
+    const app = await createGatewayApp(Object.freeze({ ...this.config, ...overrides }), {
       logDestination: {
         write: (line: string) => {
           this.logs.push(line);

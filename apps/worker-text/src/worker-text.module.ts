@@ -1,8 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { HoldReaper, SettlementService } from '@gateway/billing';
 import type { Environment } from '@gateway/config';
-import type { PrismaClient } from '@gateway/db';
-import { PG_POOL, PRISMA_CLIENT, WorkerRuntimeModule } from '@gateway/tasks';
+import { PG_POOL, WorkerRuntimeModule } from '@gateway/tasks';
 import type { Pool } from 'pg';
 import { HoldReaperProcessor } from './hold-reaper.processor';
 import { TextSettlementProcessor } from './text-settlement.processor';
@@ -22,8 +21,8 @@ export class WorkerTextModule {
       providers: [
         {
           provide: SettlementService,
-          useFactory: (pool: Pool, prisma: PrismaClient) => new SettlementService(pool, prisma),
-          inject: [PG_POOL, PRISMA_CLIENT],
+          useFactory: (pool: Pool) => new SettlementService(pool),
+          inject: [PG_POOL],
         },
         {
           provide: HoldReaper,

@@ -22,6 +22,12 @@ export interface GatewayConfig {
   readonly redisUrl: string;
   /** Every Redis key and pub/sub channel name starts with this. */
   readonly redisPrefix: string;
+  /**
+   * Whether this instance serves /admin. Off on public replicas: no admin surface to attack, and
+   * none of the admin API's memory (Prisma's query compiler is loaded by admin routes only).
+   */
+  readonly adminApiEnabled: boolean;
+  /** Empty when the admin API is off. */
   readonly adminToken: string;
   readonly masterKeys: MasterKeyring;
   readonly jsonBodyLimitBytes: number;

@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       databasePoolSize: 10,
       redisUrl: 'redis://127.0.0.1:6379',
       redisPrefix: 'gw',
+      adminApiEnabled: true,
       adminToken: ADMIN_TOKEN,
       jsonBodyLimitBytes: 20971520,
       logLevel: 'info',
@@ -165,6 +166,18 @@ describe('loadConfig', () => {
     [`2:${OLD_KEY},2:${OLD_KEY}`, 'MASTER_KEYS_PREVIOUS entry 2 repeats version 2'],
   ])('rejects MASTER_KEYS_PREVIOUS=%s', (previous, problem) => {
     expect(problemsOf({ ...REQUIRED, MASTER_KEYS_PREVIOUS: previous })).toEqual([problem]);
+  });
+
+  it('needs no admin token on a replica without the admin API, and ignores one given', () => {
+    expect(loadConfig({ MASTER_KEY, ADMIN_API_ENABLED: 'false' })).toMatchObject({
+      adminApiEnabled: false,
+      adminToken: '',
+    });
+    expect(loadConfig({ ...REQUIRED, ADMIN_API_ENABLED: 'off' }).adminToken).toBe('');
+    expect(problemsOf({ MASTER_KEY, ADMIN_API_ENABLED: 'sometimes' })).toEqual([
+      'ADMIN_API_ENABLED must be true or false (got "sometimes")',
+      'ADMIN_TOKEN is required: must be at least 16 characters',
+    ]);
   });
 
   it('rejects an admin token shorter than 16 characters', () => {

@@ -13,6 +13,7 @@ const ALLOW_HOST_ENTRY = /^(\*\.)?[a-z0-9.:\-[\]/]+$/;
  */
 export function loadConfig(env: Environment = process.env): GatewayConfig {
   const reader = new EnvironmentReader(env);
+  const adminApiEnabled = reader.boolean('ADMIN_API_ENABLED', true);
 
   const config: GatewayConfig = {
     port: reader.integer('PORT', 8080, { min: 0, max: 65535 }),
@@ -24,11 +25,15 @@ export function loadConfig(env: Environment = process.env): GatewayConfig {
     databasePoolSize: reader.integer('DATABASE_POOL_SIZE', 10, { min: 1, max: 1000 }),
     redisUrl: reader.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
     redisPrefix: readRedisPrefix(reader),
-    adminToken: reader.secret(
-      'ADMIN_TOKEN',
-      (value) => value.length >= MIN_ADMIN_TOKEN_LENGTH,
-      `must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters`,
-    ),
+    adminApiEnabled,
+    // A replica without the admin API has no use for the admin secret, so it need not hold one.
+    adminToken: adminApiEnabled
+      ? reader.secret(
+          'ADMIN_TOKEN',
+          (value) => value.length >= MIN_ADMIN_TOKEN_LENGTH,
+          `must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters`,
+        )
+      : '',
     masterKeys: parseMasterKeyring(reader),
     jsonBodyLimitBytes: reader.integer('JSON_BODY_LIMIT_BYTES', 20 * 1024 * 1024, { min: 1024 }),
     logLevel: reader.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),

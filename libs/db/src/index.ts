@@ -1,4 +1,5 @@
-export * from './database.factory';
+export * from './pg-pool';
+export * from './prisma-client.factory';
 export { PrismaClient, Prisma } from './generated/client';
 export type {
   Account,

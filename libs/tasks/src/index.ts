@@ -1,6 +1,4 @@
-export * from './queue-names';
-export * from './jobs/task-step.job';
-export * from './jobs/text-settlement.job';
+export * from './queues';
 export * from './task/async-adapter';
 export * from './task/json-value';
 export * from './task/poll-delay.util';

@@ -3,7 +3,7 @@ import { Queue } from 'bullmq';
 import type Redis from 'ioredis';
 import type { GatewayConfig } from '@gateway/config';
 import type { GatewayMetrics } from '@gateway/observability';
-import { QUEUE_NAMES } from '@gateway/tasks';
+import { QUEUE_NAMES } from '@gateway/tasks/queues';
 import { CONFIG, METRICS, REDIS } from '../infrastructure/tokens';
 
 const STATES = ['waiting', 'active', 'delayed', 'failed'] as const;

@@ -4,14 +4,14 @@ import { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import type { Pool } from 'pg';
 import type { DestinationStream, Logger } from 'pino';
-import { KeyResolver, keyInvalidationChannel } from '@gateway/auth';
-import { CreditService, HoldLeases, HoldService, PriceBook, SettlementService } from '@gateway/billing';
+import { KeyResolver, keyInvalidationChannel, pgKeyRowSource } from '@gateway/auth';
+import { HoldLeases, HoldService, PriceBook, SettlementService } from '@gateway/billing';
 import type { GatewayConfig } from '@gateway/config';
-import { createPgPool, createPrismaClient, PrismaClient } from '@gateway/db';
+import { createPgPool } from '@gateway/db/pg-pool';
 import { createMetrics, createLogger } from '@gateway/observability';
 import { createUndiciHttpClient } from '@gateway/providers-core';
-import { ChannelCatalog, channelChangesChannel, CircuitBreaker } from '@gateway/routing';
-import { QUEUE_NAMES } from '@gateway/tasks';
+import { ChannelCatalog, channelChangesChannel, CircuitBreaker, pgChannelRowSource } from '@gateway/routing';
+import { QUEUE_NAMES } from '@gateway/tasks/queues';
 import { PriceSync } from './price-sync.service';
 import {
   CONFIG,
@@ -19,7 +19,6 @@ import {
   METRICS,
   MONEY_PG_POOL,
   PG_POOL,
-  PRISMA,
   REDIS,
   REDIS_SUBSCRIBER,
   SETTLEMENT_QUEUE,
@@ -36,8 +35,9 @@ const CHANNEL_REFRESH_MS = 30_000;
 const UPSTREAM_CONNECTIONS_PER_ORIGIN = 4096;
 
 /**
- * Connections and the long-lived services built on them. One pg pool serves Prisma and the hot
- * statements; one Redis connection serves commands and BullMQ producers; one more subscribes.
+ * Connections and the long-lived services built on them. One pg pool serves the serving path's
+ * statements (and the admin API's Prisma client, see AdminModule), another the money writes; one
+ * Redis connection serves commands and BullMQ producers; one more subscribes.
  */
 @Global()
 @Module({})
@@ -59,7 +59,6 @@ export class InfrastructureModule implements OnApplicationShutdown {
           useFactory: () =>
             createPgPool(config.databaseUrl, config.databasePoolSize, { asynchronousCommit: true }),
         },
-        { provide: PRISMA, inject: [PG_POOL], useFactory: (pool: Pool) => createPrismaClient(pool) },
         { provide: REDIS, useFactory: () => new Redis(config.redisUrl, { maxRetriesPerRequest: null }) },
         {
           provide: REDIS_SUBSCRIBER,
@@ -81,18 +80,18 @@ export class InfrastructureModule implements OnApplicationShutdown {
         },
         {
           provide: KeyResolver,
-          inject: [PRISMA, REDIS_SUBSCRIBER, REDIS],
-          useFactory: (prisma: PrismaClient, subscriber: Redis, publisher: Redis) =>
-            new KeyResolver(prisma, subscriber, publisher, {
+          inject: [PG_POOL, REDIS_SUBSCRIBER, REDIS],
+          useFactory: (pool: Pool, subscriber: Redis, publisher: Redis) =>
+            new KeyResolver(pgKeyRowSource(pool), subscriber, publisher, {
               ttlMs: config.keyCacheTtlMs,
               channelName: keyInvalidationChannel(config.redisPrefix),
             }),
         },
         {
           provide: ChannelCatalog,
-          inject: [PRISMA, REDIS_SUBSCRIBER, REDIS, LOGGER],
-          useFactory: (prisma: PrismaClient, subscriber: Redis, publisher: Redis, logger: Logger) =>
-            new ChannelCatalog(prisma, subscriber, publisher, {
+          inject: [PG_POOL, REDIS_SUBSCRIBER, REDIS, LOGGER],
+          useFactory: (pool: Pool, subscriber: Redis, publisher: Redis, logger: Logger) =>
+            new ChannelCatalog(pgChannelRowSource(pool), subscriber, publisher, {
               keyring: config.masterKeys.keys,
               channelName: channelChangesChannel(config.redisPrefix),
               refreshIntervalMs: CHANNEL_REFRESH_MS,
@@ -111,7 +110,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
               logger,
             }),
         },
-        { provide: PriceBook, inject: [PRISMA], useFactory: (prisma: PrismaClient) => new PriceBook(prisma) },
+        { provide: PriceBook, inject: [PG_POOL], useFactory: (pool: Pool) => new PriceBook(pool) },
         PriceSync,
         { provide: HoldService, inject: [MONEY_PG_POOL], useFactory: (pool: Pool) => new HoldService(pool) },
         {
@@ -131,13 +130,8 @@ export class InfrastructureModule implements OnApplicationShutdown {
         },
         {
           provide: SettlementService,
-          inject: [MONEY_PG_POOL, PRISMA],
-          useFactory: (pool: Pool, prisma: PrismaClient) => new SettlementService(pool, prisma),
-        },
-        {
-          provide: CreditService,
-          inject: [PRISMA],
-          useFactory: (prisma: PrismaClient) => new CreditService(prisma),
+          inject: [MONEY_PG_POOL],
+          useFactory: (pool: Pool) => new SettlementService(pool),
         },
       ],
       exports: [
@@ -146,7 +140,6 @@ export class InfrastructureModule implements OnApplicationShutdown {
         LOGGER,
         METRICS,
         PG_POOL,
-        PRISMA,
         REDIS,
         REDIS_SUBSCRIBER,
         UPSTREAM_HTTP,
@@ -158,7 +151,6 @@ export class InfrastructureModule implements OnApplicationShutdown {
         HoldService,
         HoldLeases,
         SettlementService,
-        CreditService,
       ],
     };
   }
@@ -166,7 +158,6 @@ export class InfrastructureModule implements OnApplicationShutdown {
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
     @Inject(MONEY_PG_POOL) private readonly moneyPool: Pool,
-    @Inject(PRISMA) private readonly prisma: PrismaClient,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(REDIS_SUBSCRIBER) private readonly subscriber: Redis,
     @Inject(SETTLEMENT_QUEUE) private readonly settlementQueue: Queue,
@@ -178,7 +169,6 @@ export class InfrastructureModule implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     await this.settlementQueue.close();
     await this.http.close();
-    await this.prisma.$disconnect();
     await Promise.all([this.pool.end(), this.moneyPool.end()]);
     this.subscriber.disconnect();
     await this.redis.quit();

@@ -5,6 +5,7 @@ export const METRICS = Symbol('METRICS');
 export const PG_POOL = Symbol('PG_POOL');
 /** Hot-path money writes (holds, settlements), committed asynchronously: see createPgPool. */
 export const MONEY_PG_POOL = Symbol('MONEY_PG_POOL');
+/** The admin API's Prisma client, provided by AdminModule only. */
 export const PRISMA = Symbol('PRISMA');
 export const REDIS = Symbol('REDIS');
 export const REDIS_SUBSCRIBER = Symbol('REDIS_SUBSCRIBER');

@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import { HoldLeases, SettlementService, type RequestLogInput, type SettlementInput } from '@gateway/billing';
-import { TEXT_SETTLEMENT_JOB_NAME, textSettlementJobOptions, toSettlementJob } from '@gateway/tasks';
+import { TEXT_SETTLEMENT_JOB_NAME, textSettlementJobOptions, toSettlementJob } from '@gateway/tasks/queues';
 import { LOGGER, SETTLEMENT_QUEUE } from '../infrastructure/tokens';
 
 const MAX_BATCH = 256;

@@ -6,6 +6,7 @@ import Redis from 'ioredis';
 import type { Pool } from 'pg';
 import { generateApiKey } from './api-key.util';
 import { KeyResolver, type KeyResolverOptions } from './key-resolver';
+import { pgKeyRowSource } from './key-row.source';
 import { isKeyRejection, isModelAllowed, type KeyResolution, type ResolvedKey } from './resolved-key';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -59,11 +60,11 @@ describe('KeyResolver (Postgres + Redis)', () => {
   async function startResolver(
     channelName: string,
     options: Partial<KeyResolverOptions> = {},
-    client: PrismaClient = prisma,
+    lookupPool: Pool = pool,
   ): Promise<KeyResolver> {
     const subscriber = new Redis(REDIS_URL);
     subscribers.push(subscriber);
-    const resolver = new KeyResolver(client, subscriber, publisher, {
+    const resolver = new KeyResolver(pgKeyRowSource(lookupPool), subscriber, publisher, {
       ttlMs: 60_000,
       channelName,
       clock,
@@ -233,7 +234,6 @@ describe('KeyResolver (Postgres + Redis)', () => {
 
   describe('with one database connection, busy while the lookups arrive', () => {
     let singleConnectionPool: Pool;
-    let singleConnectionPrisma: PrismaClient;
     let acquisitions = 0;
 
     beforeAll(() => {
@@ -241,17 +241,14 @@ describe('KeyResolver (Postgres + Redis)', () => {
       singleConnectionPool.on('acquire', () => {
         acquisitions += 1;
       });
-      singleConnectionPrisma = createPrismaClient(singleConnectionPool);
     });
 
     afterAll(async () => {
-      await singleConnectionPrisma.$disconnect();
       await singleConnectionPool.end();
     });
 
     /**
-     * Resolves the keys one event-loop turn apart (Prisma would merge lookups made in the same turn)
-     * while the only connection sleeps, so every lookup is still pending when the next one arrives.
+     * Resolves the keys one event-loop turn apart while the only connection sleeps, so every lookup is still pending when the next one arrives.
      * Returns the resolutions and the number of lookups that reached the database.
      */
     async function resolveWhileBusy(
@@ -274,7 +271,7 @@ describe('KeyResolver (Postgres + Redis)', () => {
 
     it('shares one database query among concurrent misses for the same key', async () => {
       const key = await seedKey();
-      const resolver = await startResolver(uniqueChannel(), {}, singleConnectionPrisma);
+      const resolver = await startResolver(uniqueChannel(), {}, singleConnectionPool);
 
       const [resolutions, lookups] = await resolveWhileBusy(
         resolver,
@@ -288,7 +285,7 @@ describe('KeyResolver (Postgres + Redis)', () => {
     it('queries once per distinct key among concurrent misses', async () => {
       const first = await seedKey();
       const second = await seedKey();
-      const resolver = await startResolver(uniqueChannel(), {}, singleConnectionPrisma);
+      const resolver = await startResolver(uniqueChannel(), {}, singleConnectionPool);
 
       const [resolutions, lookups] = await resolveWhileBusy(resolver, [first, second, first, second]);
 

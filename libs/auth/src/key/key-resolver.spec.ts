@@ -1,36 +1,25 @@
 import { EventEmitter } from 'node:events';
-import type { PrismaClient } from '@gateway/db';
 import type Redis from 'ioredis';
 import { generateApiKey } from './api-key.util';
 import { KeyResolver } from './key-resolver';
-
-interface KeyRow {
-  id: string;
-  accountId: string;
-  prefix: string;
-  status: string;
-  expiresAt: Date | null;
-  allowedModels: string[];
-}
+import type { KeyRow, KeyRowSource } from './key-row.source';
 
 /** A key table whose answers the test releases one by one, to order queries against invalidations. */
-class ControlledKeyTable {
+class ControlledKeyTable implements KeyRowSource {
   private readonly waiting: Array<() => void> = [];
   status = 'active';
 
-  readonly apiKey = {
-    findUnique: (): Promise<KeyRow> => {
-      const answerAtQueryTime = {
-        id: 'key_1',
-        accountId: 'acct_1',
-        prefix: 'gk_abcdefgh',
-        status: this.status,
-      };
-      return new Promise((resolve) => {
-        this.waiting.push(() => resolve({ ...answerAtQueryTime, expiresAt: null, allowedModels: [] }));
-      });
-    },
-  };
+  findByHash(): Promise<KeyRow> {
+    const answerAtQueryTime: KeyRow = {
+      id: 'key_1',
+      accountId: 'acct_1',
+      prefix: 'gk_abcdefgh',
+      status: this.status,
+      expiresAtMs: null,
+      allowedModels: [],
+    };
+    return new Promise((resolve) => this.waiting.push(() => resolve(answerAtQueryTime)));
+  }
 
   get pendingQueries(): number {
     return this.waiting.length;
@@ -70,7 +59,7 @@ describe('KeyResolver', () => {
     table = new ControlledKeyTable();
     redis = new LoopbackRedis();
     const connection = redis as unknown as Redis;
-    resolver = new KeyResolver(table as unknown as PrismaClient, connection, connection, {
+    resolver = new KeyResolver(table, connection, connection, {
       ttlMs: 60_000,
       channelName: 'keys',
     });

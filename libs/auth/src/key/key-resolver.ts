@@ -1,8 +1,8 @@
-import type { PrismaClient } from '@gateway/db';
 import { systemClock, type Clock } from '@gateway/providers-core';
 import type Redis from 'ioredis';
 import { hashApiKey } from './api-key.util';
 import { KeyRecordCache, type KeyRecord } from './key-record.cache';
+import type { KeyRowSource } from './key-row.source';
 import type { KeyResolution } from './resolved-key';
 
 export interface KeyResolverOptions {
@@ -22,15 +22,6 @@ export function keyInvalidationChannel(redisPrefix: string): string {
   return `${redisPrefix}:auth:key-invalidations`;
 }
 
-const KEY_COLUMNS = {
-  id: true,
-  accountId: true,
-  prefix: true,
-  status: true,
-  expiresAt: true,
-  allowedModels: true,
-};
-
 /**
  * Resolves a presented key to its owner on the hot path without a database query per request.
  *
@@ -49,7 +40,7 @@ export class KeyResolver {
   private epoch = 0;
 
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly keyRows: KeyRowSource,
     private readonly subscriber: Redis,
     private readonly publisher: Redis,
     private readonly options: KeyResolverOptions,
@@ -117,7 +108,7 @@ export class KeyResolver {
   }
 
   private async findRecord(hash: string): Promise<KeyRecord | null> {
-    const row = await this.prisma.apiKey.findUnique({ where: { hash }, select: KEY_COLUMNS });
+    const row = await this.keyRows.findByHash(hash);
     if (row === null) return null;
     return {
       active: row.status === 'active',
@@ -126,7 +117,7 @@ export class KeyResolver {
         accountId: row.accountId,
         prefix: row.prefix,
         allowedModels: row.allowedModels.length > 0 ? new Set(row.allowedModels) : null,
-        expiresAt: row.expiresAt?.getTime() ?? null,
+        expiresAt: row.expiresAtMs,
       }),
     };
   }

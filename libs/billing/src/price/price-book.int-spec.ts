@@ -10,7 +10,7 @@ describe('PriceBook (Postgres)', () => {
   afterAll(() => billing?.close());
 
   it('serves the prices of the last refresh and keeps them when a refresh meets a bad row', async () => {
-    const book = new PriceBook(billing.prisma);
+    const book = new PriceBook(billing.pool);
     expect(book.priceFor('omega-text-1')).toBeUndefined();
     await billing.prisma.price.create({
       data: { model: 'omega-text-1', inputPerMillion: 3_000_000n, outputPerMillion: 15_000_000n },

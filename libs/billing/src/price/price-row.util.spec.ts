@@ -1,7 +1,6 @@
-import type { Price } from '@gateway/db';
-import { fromPriceRow } from './price-row.util';
+import { fromPriceRow, type PriceRow } from './price-row.util';
 
-function priceRow(overrides: Partial<Price>): Price {
+function priceRow(overrides: Partial<PriceRow>): PriceRow {
   return {
     model: 'omega-text-1',
     inputPerMillion: null,
@@ -10,12 +9,18 @@ function priceRow(overrides: Partial<Price>): Price {
     perImage: null,
     perVideoSecond: null,
     defaultMaxOutputTokens: null,
-    updatedAt: new Date(0),
     ...overrides,
   };
 }
 
 describe('fromPriceRow', () => {
+  it("reads pg's decimal strings of int8 columns exactly, beyond 2^53", () => {
+    const price = fromPriceRow(priceRow({ inputPerMillion: '9007199254740993', perCall: '0' }));
+
+    expect(price.inputPerMillion).toBe(9_007_199_254_740_993n);
+    expect(price.perCall).toBe(0n);
+  });
+
   it('reads empty dimensions as free and absent tier tables as undefined', () => {
     expect(fromPriceRow(priceRow({ inputPerMillion: 5n }))).toEqual({
       model: 'omega-text-1',
@@ -48,7 +53,7 @@ describe('fromPriceRow', () => {
     [{ perImage: [1, 2] }, 'omega-text-1.perImage'],
     [{ perVideoSecond: 'cheap' }, 'omega-text-1.perVideoSecond'],
     [{ perCall: -1n }, 'omega-text-1.perCall'],
-  ] as [Partial<Price>, string][])('refuses %p naming %s', (overrides, field) => {
+  ] as [Partial<PriceRow>, string][])('refuses %p naming %s', (overrides, field) => {
     expect(() => fromPriceRow(priceRow(overrides))).toThrow(field);
   });
 });

@@ -1,11 +1,21 @@
-import type { Price } from '@gateway/db';
 import type { ModelPrice, PriceByTier } from './price.types';
+
+/** A `prices` row. pg reads int8 as a decimal string, Prisma as a bigint: both are exact. */
+export interface PriceRow {
+  model: string;
+  inputPerMillion: bigint | string | null;
+  outputPerMillion: bigint | string | null;
+  perCall: bigint | string | null;
+  perImage: unknown;
+  perVideoSecond: unknown;
+  defaultMaxOutputTokens: number | null;
+}
 
 /**
  * Converts a `prices` row into the in-memory price. Tier tables are operator-written JSON, so each value
  * is checked: a price that cannot be read exactly is refused rather than guessed.
  */
-export function fromPriceRow(row: Price): ModelPrice {
+export function fromPriceRow(row: PriceRow): ModelPrice {
   return {
     model: row.model,
     inputPerMillion: toWholeMicros(row.inputPerMillion ?? 0n, `${row.model}.inputPerMillion`),

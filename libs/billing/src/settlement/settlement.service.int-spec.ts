@@ -306,12 +306,25 @@ describe('SettlementService (Postgres)', () => {
       costMicros: 0n,
       attempts: 0,
     };
+    const writtenFrom = Date.now();
 
     await expect(billing.settlements.recordWithoutHold(log)).resolves.toEqual({ recorded: true });
+    const writtenBy = Date.now();
     await expect(billing.settlements.recordWithoutHold({ ...log, httpStatus: 500 })).resolves.toEqual({
       recorded: false,
     });
     const stored = await billing.prisma.requestLog.findUniqueOrThrow({ where: { requestId } });
-    expect(stored).toMatchObject({ httpStatus: 402, endReason: 'insufficient_balance', ttfbMs: null });
+    expect(stored).toMatchObject({
+      keyId: 'key_1',
+      channelId: null,
+      httpStatus: 402,
+      endReason: 'insufficient_balance',
+      ttfbMs: null,
+      costMicros: 0n,
+      attempts: 0,
+    });
+    // Stored as UTC like every other timestamp, so Prisma reads back the moment it was written.
+    expect(stored.createdAt.getTime()).toBeGreaterThanOrEqual(writtenFrom - 5);
+    expect(stored.createdAt.getTime()).toBeLessThanOrEqual(writtenBy + 5);
   });
 });

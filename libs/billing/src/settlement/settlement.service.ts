@@ -1,16 +1,13 @@
-import type { PrismaClient } from '@gateway/db';
 import type { Pool } from 'pg';
 import type { RequestLogInput, SettlementLogInput } from './request-log.types';
+import { recordRequestLogStatement } from './record-request-log.statement';
 import { settleHoldsStatement, settleLeasedHoldsStatement } from './settle-holds.statement';
 import type { SettleManyResult, SettlementInput } from './settlement.types';
 import type { LeasedHold } from '../hold/hold.types';
 
 /** Ends holds: capture of the actual cost, release of the rest, the request log; each exactly once. */
 export class SettlementService {
-  constructor(
-    private readonly pool: Pool,
-    private readonly prisma: Pick<PrismaClient, 'requestLog'>,
-  ) {}
+  constructor(private readonly pool: Pool) {}
 
   /** Settles one hold; `applied` is false when it was settled before, and nothing changed then. */
   async settle(settlement: SettlementInput): Promise<{ applied: boolean }> {
@@ -46,8 +43,26 @@ export class SettlementService {
 
   /** Logs a request refused before any hold; a second call for the same request id writes nothing. */
   async recordWithoutHold(log: RequestLogInput): Promise<{ recorded: boolean }> {
-    const { count } = await this.prisma.requestLog.createMany({ data: [log], skipDuplicates: true });
-    return { recorded: count > 0 };
+    const { rowCount } = await this.pool.query({
+      ...recordRequestLogStatement,
+      values: [
+        log.requestId,
+        log.keyId ?? null,
+        log.accountId ?? null,
+        log.model ?? null,
+        log.channelId ?? null,
+        log.route,
+        log.httpStatus,
+        log.endReason,
+        log.latencyMs,
+        log.ttfbMs ?? null,
+        log.inputTokens,
+        log.outputTokens,
+        log.costMicros.toString(),
+        log.attempts,
+      ],
+    });
+    return { recorded: rowCount === 1 };
   }
 
   private async settleWith(statement: { name: string; text: string }, items: unknown[]): Promise<string[]> {

@@ -25,7 +25,7 @@ export async function openBillingDatabase(maxConnections = 20): Promise<BillingD
   const database = await createTestDatabase();
   const pool = createPgPool(database.url, maxConnections);
   const prisma = createPrismaClient(pool);
-  const settlements = new SettlementService(pool, prisma);
+  const settlements = new SettlementService(pool);
   const credits = new CreditService(prisma);
   return {
     pool,

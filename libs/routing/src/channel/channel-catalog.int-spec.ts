@@ -5,6 +5,7 @@ import Redis from 'ioredis';
 import type { Pool } from 'pg';
 import { encryptSecret } from '../secret/channel-secret.cipher';
 import { ChannelCatalog, type ChannelCatalogOptions } from './channel-catalog';
+import { pgChannelRowSource } from './channel-row.source';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const MASTER_KEY = randomBytes(32);
@@ -68,7 +69,7 @@ describe('ChannelCatalog (Postgres + Redis)', () => {
   ): Promise<ChannelCatalog> {
     const subscriber = new Redis(REDIS_URL);
     subscribers.push(subscriber);
-    const catalog = new ChannelCatalog(prisma, subscriber, publisher, {
+    const catalog = new ChannelCatalog(pgChannelRowSource(pool), subscriber, publisher, {
       channelName,
       keyring: KEYRING,
       refreshIntervalMs: 60_000,
@@ -188,10 +189,9 @@ describe('ChannelCatalog (Postgres + Redis)', () => {
   it('keeps serving the loaded channels when a reload fails', async () => {
     await seedChannel({ models: ['img-1'] });
     const brokenPool = createPgPool(database.url, 1);
-    const brokenPrisma = createPrismaClient(brokenPool);
     const subscriber = new Redis(REDIS_URL);
     subscribers.push(subscriber);
-    const catalog = new ChannelCatalog(brokenPrisma, subscriber, publisher, {
+    const catalog = new ChannelCatalog(pgChannelRowSource(brokenPool), subscriber, publisher, {
       channelName: uniqueChannel(),
       keyring: KEYRING,
       refreshIntervalMs: 20,
@@ -200,7 +200,6 @@ describe('ChannelCatalog (Postgres + Redis)', () => {
     catalogs.push(catalog);
     await catalog.start();
 
-    await brokenPrisma.$disconnect();
     await brokenPool.end();
     await eventually(() =>
       warnings.includes('channel catalog refresh failed; keeping the previous channels'),

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import type { Channel, PrismaClient } from '@gateway/db';
 import type Redis from 'ioredis';
 import { encryptSecret } from '../secret/channel-secret.cipher';
 import { ChannelCatalog } from './channel-catalog';
+import type { ChannelRow, ChannelRowSource } from './channel-row.source';
 
 const MASTER_KEY = randomBytes(32);
 
-function channelRow(id: string, model: string): Channel {
+function channelRow(id: string, model: string): ChannelRow {
   const encrypted = encryptSecret(`secret-of-${id}`, { key: MASTER_KEY, version: 1 });
   return {
     id,
@@ -16,28 +16,22 @@ function channelRow(id: string, model: string): Channel {
     baseUrl: 'http://127.0.0.1:9',
     secretCiphertext: encrypted.ciphertext,
     secretKeyVersion: 1,
-    secretTail: encrypted.tail,
     models: [{ model }],
     priority: 0,
     weight: 1,
-    status: 'enabled',
-    createdAt: new Date(0),
-    updatedAt: new Date(0),
   };
 }
 
 /** A channel table whose reads the test answers one by one, with the rows current at answer time. */
-class ControlledChannelTable {
-  rows: Channel[] = [];
+class ControlledChannelTable implements ChannelRowSource {
+  rows: ChannelRow[] = [];
   reads = 0;
   private readonly waiting: Array<() => void> = [];
 
-  readonly channel = {
-    findMany: (): Promise<Channel[]> => {
-      this.reads += 1;
-      return new Promise((resolve) => this.waiting.push(() => resolve([...this.rows])));
-    },
-  };
+  enabledChannels(): Promise<ChannelRow[]> {
+    this.reads += 1;
+    return new Promise((resolve) => this.waiting.push(() => resolve([...this.rows])));
+  }
 
   get pendingReads(): number {
     return this.waiting.length;
@@ -74,7 +68,7 @@ describe('ChannelCatalog', () => {
     table = new ControlledChannelTable();
     redis = new LoopbackRedis();
     const connection = redis as unknown as Redis;
-    catalog = new ChannelCatalog(table as unknown as PrismaClient, connection, connection, {
+    catalog = new ChannelCatalog(table, connection, connection, {
       channelName: 'changes',
       keyring: new Map([[1, MASTER_KEY]]),
       refreshIntervalMs: 60_000,

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Channel, PrismaClient } from '@gateway/db';
 import { isChannelType } from '@gateway/providers-core';
 import type Redis from 'ioredis';
 import { decryptSecret } from '../secret/channel-secret.cipher';
 import type { ChannelCandidate } from './channel-candidate';
+import type { ChannelRow, ChannelRowSource } from './channel-row.source';
 import { parseChannelModels } from './channel-models.parse';
 
 /** Structurally a pino logger's `warn`. */
@@ -39,7 +39,7 @@ export class ChannelCatalog {
   private queuedRefresh: Promise<void> | null = null;
 
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly channelRows: ChannelRowSource,
     private readonly subscriber: Redis,
     private readonly publisher: Redis,
     private readonly options: ChannelCatalogOptions,
@@ -104,10 +104,7 @@ export class ChannelCatalog {
   }
 
   private async load(): Promise<void> {
-    const channels = await this.prisma.channel.findMany({
-      where: { status: 'enabled' },
-      orderBy: { id: 'asc' },
-    });
+    const channels = await this.channelRows.enabledChannels();
     const candidatesByModel = new Map<string, ChannelCandidate[]>();
     for (const channel of channels) {
       for (const { publicModel, candidate } of this.candidatesOf(channel)) {
@@ -120,7 +117,7 @@ export class ChannelCatalog {
   }
 
   /** One candidate per model the channel offers, or none when the row is unusable. */
-  private candidatesOf(channel: Channel): { publicModel: string; candidate: ChannelCandidate }[] {
+  private candidatesOf(channel: ChannelRow): { publicModel: string; candidate: ChannelCandidate }[] {
     const { type } = channel;
     if (!isChannelType(type)) {
       this.options.logger.warn({ channelId: channel.id, type }, 'channel skipped: unknown channel type');
@@ -143,7 +140,7 @@ export class ChannelCatalog {
     }));
   }
 
-  private decryptedSecretOf(channel: Channel): string | undefined {
+  private decryptedSecretOf(channel: ChannelRow): string | undefined {
     try {
       return decryptSecret(channel.secretCiphertext, channel.secretKeyVersion, this.options.keyring);
     } catch (error) {

@@ -74,7 +74,7 @@ export class TaskStepWorkerModule {
         {
           provide: TaskSettlementService,
           useFactory: (pool: Pool, prisma: PrismaClient) =>
-            new TaskSettlementService(new SettlementService(pool, prisma), prisma),
+            new TaskSettlementService(new SettlementService(pool), prisma),
           inject: [PG_POOL, PRISMA_CLIENT],
         },
         {

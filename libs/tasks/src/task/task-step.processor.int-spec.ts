@@ -56,7 +56,7 @@ describe('TaskStepProcessor (Postgres)', () => {
     prisma = createPrismaClient(pool);
     store = new TaskStore(prisma);
     holds = new HoldService(pool);
-    taskSettlement = new TaskSettlementService(new SettlementService(pool, prisma), prisma);
+    taskSettlement = new TaskSettlementService(new SettlementService(pool), prisma);
     await prisma.account.create({ data: { id: 'acct_tasks', name: 'tasks', balance: 1_000_000_000n } });
     for (const type of ['gamma', 'lambda']) {
       await prisma.channel.create({

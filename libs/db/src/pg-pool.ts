@@ -1,6 +1,4 @@
-import { PrismaPg } from '@prisma/adapter-pg';
 import { Pool } from 'pg';
-import { PrismaClient } from './generated/client';
 
 /**
  * One pg pool per process serves both Prisma (through the driver adapter) and the few hand-written
@@ -27,8 +25,4 @@ export function createPgPool(databaseUrl: string, maxConnections = 10, options: 
     idleTimeoutMillis: 30_000,
     options: options.asynchronousCommit ? '-c synchronous_commit=off' : undefined,
   });
-}
-
-export function createPrismaClient(pool: Pool): PrismaClient {
-  return new PrismaClient({ adapter: new PrismaPg(pool) });
 }
