@@ -24,9 +24,10 @@ const SIM_KEYS = { native: 'sim-kappa-key', openai: 'sim-compat-key' };
 export const TARGET_DESCRIPTIONS = {
   direct: 'the load generator straight to the simulator',
   proxy: 'bench/reference-proxy.mjs: Fastify + undici Pool, key check, JSON parse, usage extraction',
-  gateway: 'the gateway with LOG_LEVEL=info (as in production), Postgres, Redis and the four workers running',
+  gateway:
+    'a public gateway replica (ADMIN_API_ENABLED=false) with LOG_LEVEL=info (as in production), Postgres, Redis, the four workers and an admin instance running',
   'gateway-warn':
-    'the same gateway build with LOG_LEVEL=warn (no per-request log line), same database and workers',
+    'the same replica with LOG_LEVEL=warn (no per-request log line), same database, workers and admin instance',
   peer: '@portkey-ai/gateway 1.15.2 (npm), NODE_ENV=production, OpenAI-style route only',
 };
 
