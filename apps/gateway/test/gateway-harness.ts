@@ -91,6 +91,11 @@ export class GatewayHarness {
     return this.instances[0].url;
   }
 
+  /** The first instance's application. */
+  get app(): GatewayApp {
+    return this.instances[0].app;
+  }
+
   get adminToken(): string {
     return this.config.adminToken;
   }
