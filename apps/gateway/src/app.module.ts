@@ -14,7 +14,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         InfrastructureModule.forConfig(config, options),
-        HealthModule,
+        HealthModule.forConfig(config),
         ...(config.adminApiEnabled ? [await importAdminModule()] : []),
         TextModule,
       ],

@@ -69,6 +69,18 @@ describe('a gateway replica without the admin API', () => {
     expect(servesAdmin(await harness.startInstance())).toBe(true);
   });
 
+  it("leaves the deployment's queue depths to the admin instance's /metrics", async () => {
+    const onReplica = await harness.request('GET', '/metrics', { baseUrl: replica.url });
+    const onAdminInstance = await harness.request('GET', '/metrics');
+
+    expect(onReplica.status).toBe(200);
+    expect(onReplica.text).toMatch(/^gateway_http_requests_total\{/m);
+    expect(onReplica.text).not.toMatch(/^gateway_queue_jobs\{/m);
+    expect(onAdminInstance.text).toMatch(
+      /^gateway_queue_jobs\{queue="text-settlement",state="waiting"\} 0$/m,
+    );
+  });
+
   it('follows admin changes made on the other instance: a disabled key stops within seconds', async () => {
     const { key, id } = await harness.createKey(demo.accountId);
     expect((await onReplica(key)).status).toBe(200);

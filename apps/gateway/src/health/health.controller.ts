@@ -1,4 +1,4 @@
-import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
+import { Controller, Get, Header, Inject, Optional, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import type Redis from 'ioredis';
@@ -25,7 +25,7 @@ export class HealthController {
     @Inject(PG_POOL) private readonly pool: Pool,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(METRICS) private readonly metrics: GatewayMetrics,
-    private readonly queueDepth: QueueDepthSampler,
+    @Optional() private readonly queueDepth?: QueueDepthSampler,
   ) {}
 
   /** Liveness: the process serves HTTP. */
@@ -53,7 +53,7 @@ export class HealthController {
   @Get('metrics')
   @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
   async prometheus(): Promise<string> {
-    await this.queueDepth.sample();
+    await this.queueDepth?.sample();
     return this.metrics.registry.metrics();
   }
 }

@@ -1,6 +1,16 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
+import type { GatewayConfig } from '@gateway/config';
 import { HealthController } from './health.controller';
 import { QueueDepthSampler } from './queue-depth.sampler';
 
-@Module({ controllers: [HealthController], providers: [QueueDepthSampler] })
-export class HealthModule {}
+@Module({})
+export class HealthModule {
+  /** Queue depths are sampled where /admin is served (see QueueDepthSampler). */
+  static forConfig(config: GatewayConfig): DynamicModule {
+    return {
+      module: HealthModule,
+      controllers: [HealthController],
+      providers: config.adminApiEnabled ? [QueueDepthSampler] : [],
+    };
+  }
+}

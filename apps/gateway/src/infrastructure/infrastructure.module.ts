@@ -1,6 +1,5 @@
 import { hostname } from 'node:os';
 import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
-import { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import type { Pool } from 'pg';
 import type { DestinationStream, Logger } from 'pino';
@@ -12,6 +11,7 @@ import { createMetrics, createLogger } from '@gateway/observability';
 import { createUndiciHttpClient } from '@gateway/providers-core';
 import { ChannelCatalog, channelChangesChannel, CircuitBreaker, pgChannelRowSource } from '@gateway/routing';
 import { QUEUE_NAMES } from '@gateway/tasks/queues';
+import { LazyQueue } from './lazy-queue';
 import { PriceSync } from './price-sync.service';
 import {
   CONFIG,
@@ -75,8 +75,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
         {
           provide: SETTLEMENT_QUEUE,
           inject: [REDIS],
-          useFactory: (redis: Redis) =>
-            new Queue(QUEUE_NAMES.textSettlement, { connection: redis, prefix: config.redisPrefix }),
+          useFactory: (redis: Redis) => new LazyQueue(QUEUE_NAMES.textSettlement, redis, config.redisPrefix),
         },
         {
           provide: KeyResolver,
@@ -160,7 +159,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
     @Inject(MONEY_PG_POOL) private readonly moneyPool: Pool,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(REDIS_SUBSCRIBER) private readonly subscriber: Redis,
-    @Inject(SETTLEMENT_QUEUE) private readonly settlementQueue: Queue,
+    @Inject(SETTLEMENT_QUEUE) private readonly settlementQueue: LazyQueue,
     @Inject(UPSTREAM_HTTP) private readonly http: { close(): Promise<void> },
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}

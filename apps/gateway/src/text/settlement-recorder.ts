@@ -1,8 +1,8 @@
 import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
-import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import { HoldLeases, SettlementService, type RequestLogInput, type SettlementInput } from '@gateway/billing';
 import { TEXT_SETTLEMENT_JOB_NAME, textSettlementJobOptions, toSettlementJob } from '@gateway/tasks/queues';
+import type { LazyQueue } from '../infrastructure/lazy-queue';
 import { LOGGER, SETTLEMENT_QUEUE } from '../infrastructure/tokens';
 
 const MAX_BATCH = 256;
@@ -29,7 +29,7 @@ export class SettlementRecorder implements BeforeApplicationShutdown {
   constructor(
     private readonly settlementService: SettlementService,
     private readonly leases: HoldLeases,
-    @Inject(SETTLEMENT_QUEUE) private readonly queue: Queue,
+    @Inject(SETTLEMENT_QUEUE) private readonly queue: LazyQueue,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -86,7 +86,8 @@ export class SettlementRecorder implements BeforeApplicationShutdown {
 
   private async handOff(batch: SettlementInput[]): Promise<void> {
     try {
-      await this.queue.addBulk(
+      const queue = await this.queue.queue();
+      await queue.addBulk(
         batch.map((item) => ({
           name: TEXT_SETTLEMENT_JOB_NAME,
           data: toSettlementJob(item),

@@ -1,0 +1,28 @@
+import type { Queue } from 'bullmq';
+import type Redis from 'ioredis';
+
+/**
+ * A BullMQ queue opened, and BullMQ loaded, on first use. A gateway only produces jobs when a
+ * settlement fails inline, and only the instance that serves /admin reads queue depths: a public
+ * replica then never loads BullMQ (about 4 MiB of heap: its Lua scripts and its PostgreSQL backend).
+ */
+export class LazyQueue {
+  private opened: Promise<Queue> | undefined;
+
+  constructor(
+    readonly name: string,
+    private readonly connection: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  queue(): Promise<Queue> {
+    this.opened ??= import('bullmq').then(
+      ({ Queue }) => new Queue(this.name, { connection: this.connection, prefix: this.prefix }),
+    );
+    return this.opened;
+  }
+
+  async close(): Promise<void> {
+    if (this.opened) await (await this.opened).close();
+  }
+}
