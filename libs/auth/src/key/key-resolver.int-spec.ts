@@ -248,8 +248,9 @@ describe('KeyResolver (Postgres + Redis)', () => {
     });
 
     /**
-     * Resolves the keys one event-loop turn apart while the only connection sleeps, so every lookup is still pending when the next one arrives.
-     * Returns the resolutions and the number of lookups that reached the database.
+     * Resolves the keys one event-loop turn apart while the only connection sleeps, so every lookup is
+     * still pending when the next one arrives. Returns the resolutions and the number of lookups that
+     * reached the database.
      */
     async function resolveWhileBusy(
       resolver: KeyResolver,
