@@ -1,7 +1,5 @@
-import { GatewayHarness, type TextDemo } from './gateway-harness';
+import { GatewayHarness, NATIVE_GENERATE_PATH, NATIVE_HELLO_BODY, type TextDemo } from './gateway-harness';
 
-const NATIVE_PATH = '/v1beta/models/kappa-2.0-flash:generateContent';
-const NATIVE_BODY = { contents: [{ role: 'user', parts: [{ text: 'Hello' }] }] };
 const CHAT_BODY = { model: 'kappa-2.0-flash', messages: [{ role: 'user', content: 'Hello' }] };
 
 interface NativeError {
@@ -22,7 +20,10 @@ describe('API keys on every route family', () => {
   afterAll(() => harness.close());
 
   const native = (headers: Record<string, string>, query = '') =>
-    harness.request<NativeError>('POST', `${NATIVE_PATH}${query}`, { body: NATIVE_BODY, headers });
+    harness.request<NativeError>('POST', `${NATIVE_GENERATE_PATH}${query}`, {
+      body: NATIVE_HELLO_BODY,
+      headers,
+    });
   const chat = (key: string) =>
     harness.request<OpenAiError>('POST', '/v1/chat/completions', {
       body: CHAT_BODY,
@@ -55,8 +56,8 @@ describe('API keys on every route family', () => {
     const { key, id } = await harness.createKey(demo.accountId);
     // Both instances have the key cached (TTL 60 s): only the invalidation can make them drop it.
     expect((await native({ 'x-vendor-api-key': key })).status).toBe(200);
-    const onSecond = await harness.request('POST', NATIVE_PATH, {
-      body: NATIVE_BODY,
+    const onSecond = await harness.request('POST', NATIVE_GENERATE_PATH, {
+      body: NATIVE_HELLO_BODY,
       headers: { 'x-vendor-api-key': key },
       baseUrl: second.url,
     });
@@ -68,8 +69,8 @@ describe('API keys on every route family', () => {
     while (secondStatus !== 401 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 50));
       secondStatus = (
-        await harness.request('POST', NATIVE_PATH, {
-          body: NATIVE_BODY,
+        await harness.request('POST', NATIVE_GENERATE_PATH, {
+          body: NATIVE_HELLO_BODY,
           headers: { 'x-vendor-api-key': key },
           baseUrl: second.url,
         })

@@ -1,4 +1,4 @@
-import { GatewayHarness, type TextDemo } from './gateway-harness';
+import { GatewayHarness, NATIVE_GENERATE_PATH, type TextDemo } from './gateway-harness';
 
 interface NativeError {
   error: { code: number; message: string; status: string };
@@ -6,8 +6,6 @@ interface NativeError {
 interface OpenAiError {
   error: { message: string; type: string; param: string | null; code: string };
 }
-
-const NATIVE_PATH = '/v1beta/models/kappa-2.0-flash:generateContent';
 
 describe('bad input gets a 4xx in the route dialect, no charge, nothing logged as success', () => {
   let harness: GatewayHarness;
@@ -20,7 +18,7 @@ describe('bad input gets a 4xx in the route dialect, no charge, nothing logged a
   afterAll(() => harness.close());
 
   const native = (rawBody: string | Buffer, headers: Record<string, string> = {}) =>
-    harness.request<NativeError>('POST', NATIVE_PATH, {
+    harness.request<NativeError>('POST', NATIVE_GENERATE_PATH, {
       rawBody,
       headers: { 'x-vendor-api-key': demo.key, 'content-type': 'application/json', ...headers },
     });

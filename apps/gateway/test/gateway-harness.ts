@@ -30,6 +30,10 @@ export interface TextDemo {
   compatChannelId: string;
 }
 
+/** The native generate route of the test model, and a minimal valid body for it. */
+export const NATIVE_GENERATE_PATH = '/v1beta/models/kappa-2.0-flash:generateContent';
+export const NATIVE_HELLO_BODY = { contents: [{ role: 'user', parts: [{ text: 'Hello' }] }] };
+
 /** Prices of the test models, in micros per million tokens. */
 export const TEST_PRICES = [
   {

@@ -1,10 +1,13 @@
 import { ModulesContainer } from '@nestjs/core';
 import { waitFor } from '@gateway/testing';
 import { AdminModule } from '../src/admin/admin.module';
-import { GatewayHarness, type GatewayInstance, type TextDemo } from './gateway-harness';
-
-const NATIVE_PATH = '/v1beta/models/kappa-2.0-flash:generateContent';
-const NATIVE_BODY = { contents: [{ role: 'user', parts: [{ text: 'Hello' }] }] };
+import {
+  GatewayHarness,
+  NATIVE_GENERATE_PATH,
+  NATIVE_HELLO_BODY,
+  type GatewayInstance,
+  type TextDemo,
+} from './gateway-harness';
 
 /**
  * A public replica (ADMIN_API_ENABLED=false) beside an instance that serves /admin, the production
@@ -22,8 +25,8 @@ describe('a gateway replica without the admin API', () => {
   });
   afterAll(() => harness.close());
 
-  const onReplica = (key: string, body: unknown = NATIVE_BODY) =>
-    harness.request<{ candidates?: unknown[] }>('POST', NATIVE_PATH, {
+  const onReplica = (key: string, body: unknown = NATIVE_HELLO_BODY) =>
+    harness.request<{ candidates?: unknown[] }>('POST', NATIVE_GENERATE_PATH, {
       body,
       headers: { 'x-vendor-api-key': key },
       baseUrl: replica.url,

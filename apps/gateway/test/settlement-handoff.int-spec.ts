@@ -10,10 +10,7 @@ import {
 import { Queue } from 'bullmq';
 import type { Pool } from 'pg';
 import { SettlementRecorder } from '../src/text/settlement-recorder';
-import { GatewayHarness, type TextDemo } from './gateway-harness';
-
-const NATIVE_PATH = '/v1beta/models/kappa-2.0-flash:generateContent';
-const NATIVE_BODY = { contents: [{ role: 'user', parts: [{ text: 'Hello' }] }] };
+import { GatewayHarness, NATIVE_GENERATE_PATH, NATIVE_HELLO_BODY, type TextDemo } from './gateway-harness';
 
 /**
  * The gateway's side of a settlement the database refuses: the batch goes to worker-text's durable
@@ -46,8 +43,8 @@ describe('a settlement the database refuses', () => {
     await harness.query('ALTER TABLE request_logs RENAME TO request_logs_away');
     let requestId: string;
     try {
-      const answer = await harness.request('POST', NATIVE_PATH, {
-        body: NATIVE_BODY,
+      const answer = await harness.request('POST', NATIVE_GENERATE_PATH, {
+        body: NATIVE_HELLO_BODY,
         headers: { 'x-vendor-api-key': demo.key },
       });
       expect(answer.status).toBe(200);
