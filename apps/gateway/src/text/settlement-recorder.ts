@@ -68,7 +68,7 @@ export class SettlementRecorder implements BeforeApplicationShutdown {
       const batch = this.settlements.splice(0, MAX_BATCH);
       const logs = this.logsWithoutHold.splice(0, MAX_BATCH);
       if (batch.length > 0) await this.writeSettlements(batch);
-      for (const log of logs) await this.writeLog(log);
+      if (logs.length > 0) await this.writeLogs(logs);
     }
   }
 
@@ -102,11 +102,14 @@ export class SettlementRecorder implements BeforeApplicationShutdown {
     }
   }
 
-  private async writeLog(log: RequestLogInput): Promise<void> {
+  private async writeLogs(logs: RequestLogInput[]): Promise<void> {
     try {
-      await this.settlementService.recordWithoutHold(log);
+      await this.settlementService.recordWithoutHold(logs);
     } catch (error) {
-      this.logger.error({ err: error, requestId: log.requestId }, 'request log write failed');
+      this.logger.error(
+        { err: error, requestIds: logs.map((log) => log.requestId) },
+        'request log write failed',
+      );
     }
   }
 }

@@ -1,4 +1,13 @@
 /**
+ * The columns of a statement item (see toStatementItem in settlement.service.ts) as jsonb_to_recordset
+ * reads them: the request id, the capture and the request log's fields.
+ */
+export const STATEMENT_ITEM_COLUMNS = `
+      "requestId" text, "captureMicros" int8, "keyId" text, "accountId" text, "model" text,
+      "channelId" text, "route" text, "httpStatus" int4, "endReason" text, "latencyMs" int4,
+      "ttfbMs" int4, "inputTokens" int4, "outputTokens" int4, "attempts" int4`;
+
+/**
  * Settles a batch of holds in one statement (one round trip, one implicit transaction). Its parameter is
  * a JSON array of { requestId, captureMicros, log columns… }.
  *
@@ -21,11 +30,7 @@ export const settleHoldsStatement = {
   name: 'billing_settle_holds',
   text: `
 WITH input AS (
-  SELECT *
-    FROM jsonb_to_recordset($1::jsonb) AS i(
-      "requestId" text, "captureMicros" int8, "keyId" text, "accountId" text, "model" text,
-      "channelId" text, "route" text, "httpStatus" int4, "endReason" text, "latencyMs" int4,
-      "ttfbMs" int4, "inputTokens" int4, "outputTokens" int4, "attempts" int4)
+  SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(${STATEMENT_ITEM_COLUMNS})
 ), locked_holds AS (
   SELECT h.request_id
     FROM holds h

@@ -290,8 +290,9 @@ describe('SettlementService (Postgres)', () => {
     expect((await billing.prisma.hold.findUniqueOrThrow({ where: { requestId } })).status).toBe('open');
   });
 
-  it('records a request refused before any hold once', async () => {
+  it('records requests refused before any hold in one batch, each once', async () => {
     const requestId = nextRequestId();
+    const otherRequestId = nextRequestId();
     const log = {
       requestId,
       keyId: 'key_1',
@@ -308,11 +309,18 @@ describe('SettlementService (Postgres)', () => {
     };
     const writtenFrom = Date.now();
 
-    await expect(billing.settlements.recordWithoutHold(log)).resolves.toEqual({ recorded: true });
+    const other = {
+      ...log,
+      requestId: otherRequestId,
+      channelId: 'ch_1',
+      ttfbMs: 7,
+      costMicros: 9_007_199_254_740_993n,
+    };
+
+    const recorded = await billing.settlements.recordWithoutHold([log, other]);
     const writtenBy = Date.now();
-    await expect(billing.settlements.recordWithoutHold({ ...log, httpStatus: 500 })).resolves.toEqual({
-      recorded: false,
-    });
+    expect(recorded.sort()).toEqual([requestId, otherRequestId].sort());
+    await expect(billing.settlements.recordWithoutHold([{ ...log, httpStatus: 500 }])).resolves.toEqual([]);
     const stored = await billing.prisma.requestLog.findUniqueOrThrow({ where: { requestId } });
     expect(stored).toMatchObject({
       keyId: 'key_1',
@@ -326,5 +334,9 @@ describe('SettlementService (Postgres)', () => {
     // Stored as UTC like every other timestamp, so Prisma reads back the moment it was written.
     expect(stored.createdAt.getTime()).toBeGreaterThanOrEqual(writtenFrom - 5);
     expect(stored.createdAt.getTime()).toBeLessThanOrEqual(writtenBy + 5);
+    const storedOther = await billing.prisma.requestLog.findUniqueOrThrow({
+      where: { requestId: otherRequestId },
+    });
+    expect(storedOther).toMatchObject({ channelId: 'ch_1', ttfbMs: 7, costMicros: 9_007_199_254_740_993n });
   });
 });

@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import type { RequestLogInput, SettlementLogInput } from './request-log.types';
-import { recordRequestLogStatement } from './record-request-log.statement';
+import { recordRequestLogsStatement } from './record-request-logs.statement';
 import { settleHoldsStatement, settleLeasedHoldsStatement } from './settle-holds.statement';
 import type { SettleManyResult, SettlementInput } from './settlement.types';
 import type { LeasedHold } from '../hold/hold.types';
@@ -35,37 +35,25 @@ export class SettlementService {
       else openHolds.push(toStatementItem(settlement));
     }
     const applied = await Promise.all([
-      this.settleWith(settleHoldsStatement, openHolds),
-      this.settleWith(settleLeasedHoldsStatement, leasedHolds),
+      this.runOverItems(settleHoldsStatement, openHolds),
+      this.runOverItems(settleLeasedHoldsStatement, leasedHolds),
     ]);
     return { appliedRequestIds: applied.flat() };
   }
 
-  /** Logs a request refused before any hold; a second call for the same request id writes nothing. */
-  async recordWithoutHold(log: RequestLogInput): Promise<{ recorded: boolean }> {
-    const { rowCount } = await this.pool.query({
-      ...recordRequestLogStatement,
-      values: [
-        log.requestId,
-        log.keyId ?? null,
-        log.accountId ?? null,
-        log.model ?? null,
-        log.channelId ?? null,
-        log.route,
-        log.httpStatus,
-        log.endReason,
-        log.latencyMs,
-        log.ttfbMs ?? null,
-        log.inputTokens,
-        log.outputTokens,
-        log.costMicros.toString(),
-        log.attempts,
-      ],
-    });
-    return { recorded: rowCount === 1 };
+  /**
+   * Logs requests refused before any hold, in one statement; a request id logged before writes nothing.
+   * Returns the request ids that were logged now.
+   */
+  recordWithoutHold(logs: readonly RequestLogInput[]): Promise<string[]> {
+    const items = logs.map((log) =>
+      toStatementItem({ requestId: log.requestId, captureMicros: log.costMicros, log }),
+    );
+    return this.runOverItems(recordRequestLogsStatement, items);
   }
 
-  private async settleWith(statement: { name: string; text: string }, items: unknown[]): Promise<string[]> {
+  /** Runs a statement over a JSON array of items; returns the request ids it reports as done. */
+  private async runOverItems(statement: { name: string; text: string }, items: unknown[]): Promise<string[]> {
     if (items.length === 0) return [];
     const { rows } = await this.pool.query<{ request_id: string }>({
       ...statement,
@@ -75,7 +63,7 @@ export class SettlementService {
   }
 }
 
-/** Every log field, the request id and the capture: the columns of settle-holds.statement.ts. */
+/** Every log field, the request id and the capture: STATEMENT_ITEM_COLUMNS of settle-holds.statement.ts. */
 type StatementItem = Record<keyof SettlementLogInput | 'requestId' | 'captureMicros', unknown>;
 /** The lease's record of the hold, which settle_leased_holds reads beside the statement item's. */
 type LeaseColumns = Record<Exclude<keyof LeasedHold, 'amount'> | 'holdMicros', unknown>;
