@@ -1,3 +1,4 @@
+import '@gateway/observability/nest-preload';
 import { loadConfig } from '@gateway/config';
 import { createGatewayApp } from './bootstrap';
 import { applyHeapGrowingPercent } from './runtime/heap-policy';

@@ -1,3 +1,4 @@
+import '@gateway/observability/nest-preload';
 import { exitOnBootFailure, runWorkerApp } from '@gateway/tasks';
 import { WorkerVideoModule } from './worker-video.module';
 

@@ -1,0 +1,9 @@
+import { createRequire } from 'node:module';
+import { loadWithLazyDateTimeFormat } from './lazy-date-time-format';
+
+/**
+ * Imported first by every app's main.ts: loads @nestjs/common without building its ConsoleLogger's
+ * date formatter up front (see loadWithLazyDateTimeFormat). Later imports of @nestjs/common get the
+ * module from the cache.
+ */
+loadWithLazyDateTimeFormat(() => createRequire(__filename)('@nestjs/common'));
