@@ -207,10 +207,15 @@ export function formatCheckValue(check, value) {
   return `${value.toFixed(1)} ${check.unit}`;
 }
 
+/**
+ * One cell per gateway target and family, and the reference proxy's own figure for the same metric:
+ * absolute targets (µs, ms, MiB) move with the machine, and what the thin proxy alone scores on them in
+ * the same run shows how much of a figure is the machine's.
+ */
 export function checklistRows(figures) {
   return CHECKS.map((check) => {
     const cells = {};
-    for (const target of ['gateway', 'gateway-warn']) {
+    for (const target of ['gateway', 'gateway-warn', 'proxy']) {
       for (const family of Object.keys(FAMILY_LABELS)) {
         const value = check.read(figures, family, target);
         const status = checkStatus(check, value);
@@ -394,6 +399,9 @@ function checklistSection(figures) {
       cell('gateway/openai'),
       cell('gateway-warn/native'),
       cell('gateway-warn/openai'),
+      cells['proxy/native'] || cells['proxy/openai']
+        ? `${cell('proxy/native')} / ${cell('proxy/openai')}`
+        : '—',
     ];
   });
   return table(
@@ -405,6 +413,7 @@ function checklistSection(figures) {
       'OpenAI-style, info',
       'native, warn',
       'OpenAI-style, warn',
+      'reference proxy alone (native / OpenAI-style)',
     ],
     rows,
   );
@@ -478,6 +487,10 @@ export function renderSummary(results, figures) {
   }
   lines.push(
     '## Check-list (performance.md targets, gateway against direct in the same run)',
+    '',
+    'The last column scores the thin reference proxy on the same targets in the same run: absolute',
+    'targets (µs, ms, MiB) move with the machine, and what a hundred-line proxy alone reaches shows how',
+    "much of a figure is the machine's.",
     '',
     checklistSection(figures),
     '',

@@ -100,6 +100,10 @@ test('figures and the check-list come from per-round comparisons against direct 
   assert.equal(cell('throughput at 64 connections vs direct').status, 'goal');
   assert.equal(cell('64 KiB prompt'), null);
   assert.equal(cell('added p99').text, '900 µs');
+  const proxyCell = (metric) => rows.find((row) => row.check.metric.startsWith(metric)).cells['proxy/native'];
+  assert.equal(proxyCell('CPU per small request').text, '100 µs');
+  assert.equal(proxyCell('CPU per small request').status, 'goal');
+  assert.equal(proxyCell('throughput at 64 connections vs the reference proxy'), null);
 
   const markdown = renderSummary(results(runs), figures);
   assert.match(
@@ -108,8 +112,9 @@ test('figures and the check-list come from per-round comparisons against direct 
   );
   assert.match(
     markdown,
-    /\| CPU per small request \(64 connections\) \| ≤ 250 µs \| ≤ 150 µs \| ❌ 270 µs \|/,
+    /\| CPU per small request \(64 connections\) \| ≤ 250 µs \| ≤ 150 µs \| ❌ 270 µs \| — \| — \| — \| ✅ goal 100 µs \/ — \|/,
   );
+  assert.match(markdown, /\| throughput at 64 connections vs the reference proxy \|.* \| — \|\n/);
   assert.match(markdown, /\| \*\*gateway\*\* \| 0\.350× \| /);
 });
 
