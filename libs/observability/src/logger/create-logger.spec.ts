@@ -1,5 +1,16 @@
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { createAccessLogger, createLogger, type GatewayLogger } from './create-logger';
+import { setTimeout as delay } from 'node:timers/promises';
+import {
+  batchedDestination,
+  createAccessLogger,
+  createLogger,
+  LOG_BATCH_MAX_DELAY_MS,
+  type GatewayLogger,
+} from './create-logger';
 
 const GATEWAY_KEY = 'gk_Ab12Cd34_' + 'x9Y8z7W6v5U4t3S2r1Q0p9O8n7M6l5K4';
 const BASE64_BLOB = Buffer.alloc(600, 7).toString('base64');
@@ -145,5 +156,25 @@ describe('createAccessLogger', () => {
       expect.objectContaining({ name: 'test', level: 30, requestId: 'r1', status: 200, msg: 'request' }),
       expect.objectContaining({ name: 'test', msg: 'after' }),
     ]);
+  });
+});
+
+describe('batchedDestination', () => {
+  it('holds a lone line back for batching, then writes it within the maximum delay', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'gateway-log-')), 'out.log');
+    const destination = batchedDestination(file);
+    const logger = createLogger({ level: 'info', name: 'quiet', destination });
+    try {
+      await once(destination, 'ready');
+      logger.info('the only line');
+      await delay(100);
+      expect(readFileSync(file, 'utf8')).toBe('');
+
+      const deadline = Date.now() + LOG_BATCH_MAX_DELAY_MS * 3;
+      while (readFileSync(file, 'utf8') === '' && Date.now() < deadline) await delay(50);
+      expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ name: 'quiet', msg: 'the only line' });
+    } finally {
+      destination.end();
+    }
   });
 });

@@ -24,10 +24,20 @@ export function createLogger(options: LoggerOptions): GatewayLogger {
     redact: { paths: [...LOG_REDACTION_PATHS], censor: REDACTED },
     hooks: { streamWrite: scrubSensitiveText },
   };
-  // Standard output is written asynchronously in 4 KiB batches: a synchronous write per line would
-  // cost one system call per request on the hot path. Lines still buffered are flushed on exit.
-  const destination = options.destination ?? pino.destination({ dest: 1, sync: false, minLength: 4096 });
-  return pino(pinoOptions, destination);
+  return pino(pinoOptions, options.destination ?? batchedDestination(1));
+}
+
+/** How long a line may wait for others before its batch is written anyway. */
+export const LOG_BATCH_MAX_DELAY_MS = 1000;
+
+/**
+ * A file descriptor or path written asynchronously in 4 KiB batches: a synchronous write per line
+ * would cost one system call per request on the hot path. The batch is also written every
+ * LOG_BATCH_MAX_DELAY_MS, so that on a quiet instance a line does not wait for 4 KiB of others (or for
+ * the exit, which a killed process never reaches). Lines still buffered are flushed on exit.
+ */
+export function batchedDestination(dest: number | string): ReturnType<typeof pino.destination> {
+  return pino.destination({ dest, sync: false, minLength: 4096, periodicFlush: LOG_BATCH_MAX_DELAY_MS });
 }
 
 /**
