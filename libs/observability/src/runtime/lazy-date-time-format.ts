@@ -6,8 +6,8 @@ type DateTimeFormatConstructor = typeof Intl.DateTimeFormat;
  *
  * Why: the first DateTimeFormat a process builds resolves its locale, calendar and time zone from the
  * ICU data inside the node binary, which maps about 4.7 MiB of that data into the process (resident,
- * counted in its RSS). @nestjs/common builds one for its ConsoleLogger when it is first imported, though
- * our processes log through pino and Nest's console logger only prints when Nest itself warns. Loading
+ * counted in its RSS). @nestjs/common builds two (for its ConsoleLogger and its Logger) when it is first
+ * imported, though our processes log through pino and Nest's loggers only print when Nest itself warns. Loading
  * @nestjs/common through this keeps those pages out until a timestamp is actually formatted.
  */
 export function loadWithLazyDateTimeFormat<T>(load: () => T): T {

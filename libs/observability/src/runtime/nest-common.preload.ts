@@ -2,8 +2,8 @@ import { createRequire } from 'node:module';
 import { loadWithLazyDateTimeFormat } from './lazy-date-time-format';
 
 /**
- * Imported first by every app's main.ts: loads @nestjs/common without building its ConsoleLogger's
- * date formatter up front (see loadWithLazyDateTimeFormat). Later imports of @nestjs/common get the
+ * Imported first by every app's main.ts: loads @nestjs/common without building its loggers' date
+ * formatters up front (see loadWithLazyDateTimeFormat). Later imports of @nestjs/common get the
  * module from the cache.
  */
 loadWithLazyDateTimeFormat(() => createRequire(__filename)('@nestjs/common'));
