@@ -34,6 +34,27 @@ describe('operations: health, readiness, metrics, docs, request ids, graceful sh
     expect(metrics.text).toMatch(/gateway_queue_jobs\{queue="video-tasks",state="delayed"\} 0/);
   });
 
+  it('counts a streamed answer once, with the duration of the whole stream', async () => {
+    const nativeCount = async () => {
+      const metrics = await harness.request('GET', '/metrics');
+      const line =
+        /gateway_http_requests_total\{route="\/v1beta\/models\/:modelAction",method="POST",status="200"\} (\d+)/;
+      return Number(line.exec(metrics.text)?.[1] ?? 0);
+    };
+    const before = await nativeCount();
+    const stream = await harness.request(
+      'POST',
+      '/v1beta/models/kappa-2.0-flash:streamGenerateContent?alt=sse',
+      {
+        body: { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] },
+        headers: { 'x-vendor-api-key': demo.key },
+      },
+    );
+    expect(stream.status).toBe(200);
+    expect(stream.text).toContain('"finishReason"');
+    expect(await nativeCount()).toBe(before + 1);
+  });
+
   it('publishes an OpenAPI document generated from the DTOs, with Swagger UI at /docs', async () => {
     const document = await harness.request<{
       paths: Record<string, unknown>;

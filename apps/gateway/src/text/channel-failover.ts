@@ -20,6 +20,17 @@ export type AttemptObserver = (
   failure?: UpstreamFailure,
 ) => void;
 
+export interface FailoverPolicy {
+  breaker: CircuitBreaker;
+  maxAttempts: number;
+  /**
+   * False for a candidate this request cannot be sent to: it is passed over like an open circuit,
+   * neither attempted nor counted. Asked only when the candidate's turn comes.
+   */
+  canServe?: (candidate: ChannelCandidate) => boolean;
+  observe?: AttemptObserver;
+}
+
 export class FailoverExhaustedError extends GatewayError {
   constructor(
     error: GatewayError,
@@ -38,16 +49,15 @@ export class FailoverExhaustedError extends GatewayError {
  */
 export async function withChannelFailover<T>(
   candidates: readonly ChannelCandidate[],
-  breaker: CircuitBreaker,
-  maxAttempts: number,
+  policy: FailoverPolicy,
   attempt: (candidate: ChannelCandidate) => Promise<T>,
-  observe: AttemptObserver = () => undefined,
 ): Promise<FailoverResult<T>> {
+  const { breaker, maxAttempts, canServe = () => true, observe = () => undefined } = policy;
   const attempts: AttemptRecord[] = [];
   const now = Date.now();
   for (const candidate of orderCandidates(candidates)) {
     if (attempts.length >= maxAttempts) break;
-    if (!(await breaker.isAvailable(candidate.id, now))) continue;
+    if (!canServe(candidate) || !(await breaker.isAvailable(candidate.id, now))) continue;
     const startedAt = Date.now();
     try {
       const value = await attempt(candidate);

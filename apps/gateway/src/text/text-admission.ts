@@ -14,14 +14,21 @@ export interface AdmittedCandidate {
 }
 
 export interface TextAdmission {
-  candidates: AdmittedCandidate[];
+  /** The channels serving the model that have a text adapter, in the catalog's order. */
+  candidates: ChannelCandidate[];
   price: ModelPrice;
   holdMicros: bigint;
+  /**
+   * The candidate ready to be called, or undefined when its dialect cannot carry this request. The
+   * bridge to a dialect is built on first use, once per request: a failover channel of another
+   * dialect costs a translation only when its turn comes.
+   */
+  admit(candidate: ChannelCandidate): AdmittedCandidate | undefined;
 }
 
 /**
- * Everything decided before money moves: may this key use this model, which channels can serve it in
- * which dialect, what it costs at most. Throws the client's error; nothing has been held yet.
+ * Everything decided before money moves: may this key use this model, can some channel serve it in
+ * its dialect, what it costs at most. Throws the client's error; nothing has been held yet.
  */
 export function admitTextRequest(
   ingress: TextIngress,
@@ -35,11 +42,8 @@ export function admitTextRequest(
       param: 'model',
     });
   }
-  const textChannels = channels.flatMap((candidate) => {
-    const adapter = getTextAdapter(candidate.type);
-    return adapter ? [{ candidate, adapter }] : [];
-  });
-  if (textChannels.length === 0 || !price) {
+  const candidates = channels.filter((candidate) => getTextAdapter(candidate.type) !== undefined);
+  if (candidates.length === 0 || !price) {
     throw new GatewayError(
       'model_not_found',
       `The model '${ingress.model}' does not exist or is not available.`,
@@ -49,7 +53,7 @@ export function admitTextRequest(
     );
   }
   const bridges = new Map<TextDialect, DialectBridge | GatewayError>();
-  const bridgeFor = (dialect: TextDialect) => {
+  const bridgeTo = (dialect: TextDialect): DialectBridge | GatewayError => {
     let bridge = bridges.get(dialect);
     if (!bridge) {
       try {
@@ -62,15 +66,20 @@ export function admitTextRequest(
     }
     return bridge;
   };
-  const candidates: AdmittedCandidate[] = [];
-  let refusal: GatewayError | undefined;
-  for (const { candidate, adapter } of textChannels) {
-    const bridge = bridgeFor(adapter.dialect);
-    if (bridge instanceof GatewayError) refusal = bridge;
-    else candidates.push({ candidate, adapter, bridge });
-  }
-  if (candidates.length === 0)
+  const admit = (candidate: ChannelCandidate): AdmittedCandidate | undefined => {
+    const adapter = getTextAdapter(candidate.type) as TextAdapter;
+    const bridge = bridgeTo(adapter.dialect);
+    return bridge instanceof GatewayError ? undefined : { candidate, adapter, bridge };
+  };
+  // A channel of the client's own dialect takes the request as it is; only without one must a
+  // translation prove possible before the hold.
+  const takesItAsItIs = candidates.some(
+    (candidate) => getTextAdapter(candidate.type)?.dialect === ingress.dialect,
+  );
+  if (!takesItAsItIs && !candidates.some((candidate) => admit(candidate) !== undefined)) {
+    const refusal = [...bridges.values()].find((bridge) => bridge instanceof GatewayError);
     throw refusal ?? new GatewayError('model_not_found', `No channel serves '${ingress.model}'.`);
+  }
   const holdMicros = estimateTextHoldMicros(
     {
       promptBytes: ingress.promptBytes,
@@ -79,5 +88,5 @@ export function admitTextRequest(
     },
     price,
   );
-  return { candidates, price, holdMicros };
+  return { candidates, price, holdMicros, admit };
 }

@@ -30,14 +30,18 @@ import { sendGatewayError } from '../http/error-reply';
 import { createCoalescingWriter } from '../http/coalescing-writer';
 import { gatewayState } from '../http/gateway-request';
 import { CONFIG, LOGGER, METRICS, UPSTREAM_HTTP } from '../infrastructure/tokens';
-import { FailoverExhaustedError, toClientError, withChannelFailover } from './channel-failover';
+import {
+  FailoverExhaustedError,
+  toClientError,
+  withChannelFailover,
+  type AttemptObserver,
+} from './channel-failover';
 import { textCharsInChunk, usageForEndedStream } from './partial-usage.util';
 import { SettlementRecorder } from './settlement-recorder';
 import { relayRead, type ReadRelay } from './read-relay';
 import { createStreamFramer } from './stream-framing';
 import { admitTextRequest, type AdmittedCandidate, type TextAdmission } from './text-admission';
 import type { TextIngress } from './text-ingress';
-import { ResponseMetrics } from '../http/response-metrics';
 
 /**
  * Translation rules that changed the request travel back in one header, so a client sees, for
@@ -73,6 +77,12 @@ interface OpenedStream {
 @Injectable()
 export class TextGenerationService {
   private readonly upstreamDuration = new SeriesCache<{ observe(seconds: number): void }>();
+  private readonly observeAttempt: AttemptObserver = (candidate, durationMs, failure) => {
+    this.upstreamDuration
+      .get(candidate.name, () => this.metrics.upstreamDuration.labels({ channel: candidate.name }))
+      .observe(durationMs / 1000);
+    if (failure) this.metrics.upstreamErrors.inc({ channel: candidate.name, kind: failure.kind });
+  };
 
   constructor(
     private readonly catalog: ChannelCatalog,
@@ -80,7 +90,6 @@ export class TextGenerationService {
     private readonly prices: PriceBook,
     private readonly holds: HoldLeases,
     private readonly recorder: SettlementRecorder,
-    private readonly responseMetrics: ResponseMetrics,
     @Inject(UPSTREAM_HTTP) private readonly http: UpstreamHttpClient,
     @Inject(CONFIG) private readonly config: GatewayConfig,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -289,23 +298,19 @@ export class TextGenerationService {
       return outcome('upstream_error_mid_stream', usage);
     } finally {
       signal.removeEventListener('abort', onAbort);
-      this.responseMetrics.observe(request, 200, Date.now() - startedAt);
     }
   }
 
   private withFailover<T>(admission: TextAdmission, attempt: (admitted: AdmittedCandidate) => Promise<T>) {
-    const byChannel = new Map(admission.candidates.map((admitted) => [admitted.candidate.id, admitted]));
     return withChannelFailover(
-      admission.candidates.map((admitted) => admitted.candidate),
-      this.breaker,
-      this.config.maxAttempts,
-      (candidate) => attempt(byChannel.get(candidate.id) as AdmittedCandidate),
-      (candidate, durationMs, failure) => {
-        this.upstreamDuration
-          .get(candidate.name, () => this.metrics.upstreamDuration.labels({ channel: candidate.name }))
-          .observe(durationMs / 1000);
-        if (failure) this.metrics.upstreamErrors.inc({ channel: candidate.name, kind: failure.kind });
+      admission.candidates,
+      {
+        breaker: this.breaker,
+        maxAttempts: this.config.maxAttempts,
+        canServe: (candidate) => admission.admit(candidate) !== undefined,
+        observe: this.observeAttempt,
       },
+      (candidate) => attempt(admission.admit(candidate) as AdmittedCandidate),
     );
   }
 
