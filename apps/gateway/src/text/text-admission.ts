@@ -52,9 +52,9 @@ export function admitTextRequest(
       },
     );
   }
-  const bridges = new Map<TextDialect, DialectBridge | GatewayError>();
+  const bridges: Partial<Record<TextDialect, DialectBridge | GatewayError>> = {};
   const bridgeTo = (dialect: TextDialect): DialectBridge | GatewayError => {
-    let bridge = bridges.get(dialect);
+    let bridge = bridges[dialect];
     if (!bridge) {
       try {
         bridge = createDialectBridge(ingress, dialect, identity);
@@ -62,7 +62,7 @@ export function admitTextRequest(
         if (!(error instanceof GatewayError)) throw error;
         bridge = error;
       }
-      bridges.set(dialect, bridge);
+      bridges[dialect] = bridge;
     }
     return bridge;
   };
@@ -77,7 +77,7 @@ export function admitTextRequest(
     (candidate) => getTextAdapter(candidate.type)?.dialect === ingress.dialect,
   );
   if (!takesItAsItIs && !candidates.some((candidate) => admit(candidate) !== undefined)) {
-    const refusal = [...bridges.values()].find((bridge) => bridge instanceof GatewayError);
+    const refusal = Object.values(bridges).find((bridge) => bridge instanceof GatewayError);
     throw refusal ?? new GatewayError('model_not_found', `No channel serves '${ingress.model}'.`);
   }
   const holdMicros = estimateTextHoldMicros(

@@ -14,39 +14,51 @@ export function orderCandidates<T extends WeightedCandidate>(
   candidates: readonly T[],
   random: () => number = Math.random,
 ): T[] {
-  // Most models have one channel: no grouping or sampling to do (and nothing to allocate per request).
-  if (candidates.length <= 1) return [...candidates];
-  const byPriority = new Map<number, T[]>();
-  for (const candidate of candidates) {
-    const group = byPriority.get(candidate.priority) ?? [];
-    group.push(candidate);
-    byPriority.set(candidate.priority, group);
+  const ordered = [...candidates];
+  if (ordered.length <= 1) return ordered;
+  // Sorted by priority (an insertion sort: the lists are short, and it allocates nothing), then each
+  // run of one priority shuffled in place, on a path every request takes.
+  for (let index = 1; index < ordered.length; index += 1) {
+    const moving = ordered[index];
+    let slot = index;
+    while (slot > 0 && ordered[slot - 1].priority < moving.priority) {
+      ordered[slot] = ordered[slot - 1];
+      slot -= 1;
+    }
+    ordered[slot] = moving;
   }
-  return [...byPriority.keys()]
-    .sort((a, b) => b - a)
-    .flatMap((priority) => weightedRandomOrder(byPriority.get(priority) ?? [], random));
-}
-
-function weightedRandomOrder<T extends WeightedCandidate>(group: readonly T[], random: () => number): T[] {
-  const remaining = [...group];
-  const ordered: T[] = [];
-  while (remaining.length > 0) {
-    const index = pickIndex(remaining, random);
-    ordered.push(remaining[index]);
-    remaining.splice(index, 1);
+  for (let start = 0; start < ordered.length;) {
+    let end = start + 1;
+    while (end < ordered.length && ordered[end].priority === ordered[start].priority) end += 1;
+    for (let slot = start; slot < end - 1; slot += 1) {
+      const picked = pickIndex(ordered, slot, end, random);
+      const displaced = ordered[slot];
+      ordered[slot] = ordered[picked];
+      ordered[picked] = displaced;
+    }
+    start = end;
   }
   return ordered;
 }
 
-function pickIndex(remaining: readonly WeightedCandidate[], random: () => number): number {
-  const totalWeight = remaining.reduce((sum, candidate) => sum + Math.max(0, candidate.weight), 0);
-  if (totalWeight <= 0) return Math.floor(random() * remaining.length);
+/** Draws one index of `[from, to)` in proportion to the weights there; uniformly when none is positive. */
+function pickIndex(
+  candidates: readonly WeightedCandidate[],
+  from: number,
+  to: number,
+  random: () => number,
+): number {
+  let totalWeight = 0;
+  for (let index = from; index < to; index += 1) totalWeight += Math.max(0, candidates[index].weight);
+  if (totalWeight <= 0) return from + Math.floor(random() * (to - from));
   let threshold = random() * totalWeight;
-  for (let index = 0; index < remaining.length; index += 1) {
-    const weight = Math.max(0, remaining[index].weight);
+  let lastPositive = from;
+  for (let index = from; index < to; index += 1) {
+    const weight = Math.max(0, candidates[index].weight);
+    if (weight > 0) lastPositive = index;
     if (threshold < weight) return index;
     threshold -= weight;
   }
   // Floating-point rounding can leave the threshold a hair above the last weight.
-  return remaining.findLastIndex((candidate) => candidate.weight > 0);
+  return lastPositive;
 }
