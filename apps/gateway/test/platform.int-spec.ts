@@ -34,25 +34,42 @@ describe('operations: health, readiness, metrics, docs, request ids, graceful sh
     expect(metrics.text).toMatch(/gateway_queue_jobs\{queue="video-tasks",state="delayed"\} 0/);
   });
 
-  it('counts a streamed answer once, with the duration of the whole stream', async () => {
-    const nativeCount = async () => {
-      const metrics = await harness.request('GET', '/metrics');
-      const line =
+  it('counts a streamed answer once, and each answered upstream attempt once, whole or streamed', async () => {
+    const counts = async () => {
+      const { text } = await harness.request('GET', '/metrics');
+      const nativeRoute =
         /gateway_http_requests_total\{route="\/v1beta\/models\/:modelAction",method="POST",status="200"\} (\d+)/;
-      return Number(line.exec(metrics.text)?.[1] ?? 0);
+      const attempts = [...text.matchAll(/gateway_upstream_duration_seconds_count\{[^}]*\} (\d+)/g)];
+      return {
+        nativeRequests: Number(nativeRoute.exec(text)?.[1] ?? 0),
+        upstreamAttempts: attempts.reduce((sum, match) => sum + Number(match[1]), 0),
+      };
     };
-    const before = await nativeCount();
+    const body = { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] };
+    const headers = { 'x-vendor-api-key': demo.key };
+    const before = await counts();
+
     const stream = await harness.request(
       'POST',
       '/v1beta/models/kappa-2.0-flash:streamGenerateContent?alt=sse',
-      {
-        body: { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] },
-        headers: { 'x-vendor-api-key': demo.key },
-      },
+      { body, headers },
     );
     expect(stream.status).toBe(200);
     expect(stream.text).toContain('"finishReason"');
-    expect(await nativeCount()).toBe(before + 1);
+    expect(await counts()).toEqual({
+      nativeRequests: before.nativeRequests + 1,
+      upstreamAttempts: before.upstreamAttempts + 1,
+    });
+
+    const whole = await harness.request('POST', '/v1beta/models/kappa-2.0-flash:generateContent', {
+      body,
+      headers,
+    });
+    expect(whole.status).toBe(200);
+    expect(await counts()).toEqual({
+      nativeRequests: before.nativeRequests + 2,
+      upstreamAttempts: before.upstreamAttempts + 2,
+    });
   });
 
   it('publishes an OpenAPI document generated from the DTOs, with Swagger UI at /docs', async () => {

@@ -11,9 +11,14 @@ export interface FailoverResult<T> {
   value: T;
   candidate: ChannelCandidate;
   attempts: AttemptRecord[];
+  /** How long the successful attempt took, for the caller to observe once the client has its answer. */
+  durationMs: number;
 }
 
-/** Told about every attempt, for metrics. */
+/**
+ * Told about every failed attempt, for metrics. The successful one is left to the caller (its
+ * duration is in the result), so that recording it does not delay the client's answer.
+ */
 export type AttemptObserver = (
   candidate: ChannelCandidate,
   durationMs: number,
@@ -61,10 +66,9 @@ export async function withChannelFailover<T>(
     const startedAt = Date.now();
     try {
       const value = await attempt(candidate);
-      observe(candidate, Date.now() - startedAt);
       attempts.push({ channelId: candidate.id });
       breaker.recordSuccess(candidate.id);
-      return { value, candidate, attempts };
+      return { value, candidate, attempts, durationMs: Date.now() - startedAt };
     } catch (error) {
       if (!(error instanceof UpstreamError)) throw error;
       observe(candidate, Date.now() - startedAt, error.failure);

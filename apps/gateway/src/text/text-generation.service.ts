@@ -162,19 +162,23 @@ export class TextGenerationService {
     signal: CancellationSignal,
   ): Promise<RequestOutcome> {
     try {
-      const { value, candidate, attempts } = await this.withFailover(admission, async (admitted) => ({
-        admitted,
-        response: await admitted.adapter.generate(
-          admitted.bridge.toCall(admitted.candidate.upstreamModel),
-          this.adapterContext(admitted.candidate, signal),
-        ),
-      }));
+      const { value, candidate, attempts, durationMs } = await this.withFailover(
+        admission,
+        async (admitted) => ({
+          admitted,
+          response: await admitted.adapter.generate(
+            admitted.bridge.toCall(admitted.candidate.upstreamModel),
+            this.adapterContext(admitted.candidate, signal),
+          ),
+        }),
+      );
       const body = value.admitted.bridge.toClientBody(value.response);
       reply
         .code(200)
         .headers(translationWarningHeader(value.admitted.bridge.warnings))
         .header('content-type', 'application/json; charset=utf-8')
         .send(body);
+      this.observeAttempt(candidate, durationMs);
       return {
         httpStatus: 200,
         endReason: value.response.promptBlockReason ? 'prompt_blocked' : 'completed',
@@ -196,6 +200,7 @@ export class TextGenerationService {
   ): Promise<RequestOutcome> {
     let opened: OpenedStream;
     let attempts: number;
+    let attemptMs: number;
     try {
       // The attempt only succeeds once the first read is in hand: until a byte reaches the client,
       // a failing channel can still be replaced by the next one.
@@ -214,10 +219,16 @@ export class TextGenerationService {
       });
       opened = result.value;
       attempts = result.attempts.length;
+      attemptMs = result.durationMs;
     } catch (error) {
       return this.answerFailure(error, request, reply, signal);
     }
-    return this.relayStream(ingress, opened, attempts, request, reply, signal);
+    try {
+      return await this.relayStream(ingress, opened, attempts, request, reply, signal);
+    } finally {
+      // Recorded once the stream is out: before its first write, it would delay the first byte.
+      this.observeAttempt(opened.admitted.candidate, attemptMs);
+    }
   }
 
   /** Writes the stream to the client read by read; backpressure from the client slows the upstream read. */

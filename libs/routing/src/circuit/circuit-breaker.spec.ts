@@ -5,12 +5,13 @@ describe('CircuitBreaker without Redis', () => {
   // A connection that never connects and refuses every command: any Redis call on the paths below
   // would reject.
   const offline = new Redis({ lazyConnect: true, enableOfflineQueue: false });
+  const warnings: { fields: Record<string, unknown>; message: string }[] = [];
   const breaker = new CircuitBreaker(offline, offline, {
     prefix: 'test',
     failureThreshold: 3,
     windowMs: 1000,
     cooldownMs: 1000,
-    logger: { warn: () => undefined },
+    logger: { warn: (fields, message) => warnings.push({ fields, message }) },
   });
 
   afterAll(() => offline.disconnect());
@@ -26,7 +27,14 @@ describe('CircuitBreaker without Redis', () => {
     await expect(breaker.recordFailure('ch_1', 'content_policy')).resolves.toBeUndefined();
   });
 
-  it('does need Redis to count a channel fault', async () => {
-    await expect(breaker.recordFailure('ch_1', 'timeout')).rejects.toThrow();
+  it('logs a channel fault it cannot count without Redis instead of rejecting (nobody awaits it)', async () => {
+    await expect(breaker.recordFailure('ch_1', 'timeout')).resolves.toBeUndefined();
+    expect(warnings).toEqual([
+      {
+        fields: expect.objectContaining({ channelId: 'ch_1' }),
+        message: 'circuit failure not recorded: Redis did not take it',
+      },
+    ]);
+    expect(breaker.stateOf('ch_1')).toBe('closed');
   });
 });

@@ -96,10 +96,18 @@ export class CircuitBreaker {
     return won === 'OK';
   }
 
-  /** A call to the channel succeeded. Free for a closed circuit; closes a half-open one everywhere. */
+  /**
+   * A call to the channel succeeded. Free for a closed circuit; closes a half-open one everywhere.
+   * Never rejects (callers do not wait for it): when Redis cannot take it, it is logged, and the
+   * probe slot lapses so that another probe closes the circuit.
+   */
   async recordSuccess(channelId: string): Promise<void> {
     const now = this.clock.now();
     if (this.stateOf(channelId, now) !== 'half_open') return;
+    await this.recordQuietly(channelId, 'success', () => this.recordSuccessInRedis(channelId, now));
+  }
+
+  private async recordSuccessInRedis(channelId: string, now: number): Promise<void> {
     const reply = await this.redis.eval(
       RECORD_SUCCESS_SCRIPT,
       3,
@@ -115,10 +123,17 @@ export class CircuitBreaker {
     else this.openCircuits.delete(channelId);
   }
 
-  /** A call to the channel failed with `kind`; only channel faults count towards opening. */
+  /**
+   * A call to the channel failed with `kind`; only channel faults count towards opening. Never
+   * rejects (callers do not wait for it): a fault Redis cannot count is logged and not counted.
+   */
   async recordFailure(channelId: string, kind: UpstreamErrorKind): Promise<void> {
     const now = this.clock.now();
     if (!isChannelFault(kind) || this.stateOf(channelId, now) === 'open') return;
+    await this.recordQuietly(channelId, 'failure', () => this.recordFailureInRedis(channelId, now));
+  }
+
+  private async recordFailureInRedis(channelId: string, now: number): Promise<void> {
     const reply = await this.redis.eval(
       RECORD_FAILURE_SCRIPT,
       3,
@@ -134,6 +149,21 @@ export class CircuitBreaker {
     );
     const { outcome, openUntil } = parseCircuitScriptResult(reply);
     if (outcome !== 0) this.openCircuits.set(channelId, openUntil);
+  }
+
+  private async recordQuietly(
+    channelId: string,
+    outcome: string,
+    record: () => Promise<void>,
+  ): Promise<void> {
+    try {
+      await record();
+    } catch (error) {
+      this.options.logger.warn(
+        { channelId, reason: error instanceof Error ? error.message : String(error) },
+        `circuit ${outcome} not recorded: Redis did not take it`,
+      );
+    }
   }
 
   /** Replaces the local mirror with the shared state. */
