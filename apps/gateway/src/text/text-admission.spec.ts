@@ -44,7 +44,7 @@ const plain = { contents: [{ role: 'user', parts: [{ text: 'hello' }] }] };
 const cached = { ...plain, cachedContent: 'cachedContents/abc' };
 
 describe('admitTextRequest', () => {
-  it('translates for a channel of another dialect only when that channel is admitted', () => {
+  it("bridges to each channel's dialect: the request as it is for its own, translated for the other", () => {
     const native = channel('native', 'kappa');
     const openai = channel('openai', 'compat');
     const admission = admitTextRequest(nativeIngress(plain), key, [native, openai], price, identity);
@@ -64,7 +64,9 @@ describe('admitTextRequest', () => {
     const openai = channel('openai', 'compat');
     const admission = admitTextRequest(nativeIngress(cached), key, [openai, native], price, identity);
 
+    expect(admission.serves(openai)).toBe(false);
     expect(admission.admit(openai)).toBeUndefined();
+    expect(admission.serves(native)).toBe(true);
     expect(admission.admit(native)?.bridge.toCall('kappa-2.0-flash').request).toMatchObject(cached);
   });
 

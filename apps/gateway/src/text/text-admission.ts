@@ -24,6 +24,8 @@ export interface TextAdmission {
    * dialect costs a translation only when its turn comes.
    */
   admit(candidate: ChannelCandidate): AdmittedCandidate | undefined;
+  /** Whether admit() gives the candidate; the failover asks before each attempt. */
+  serves(candidate: ChannelCandidate): boolean;
 }
 
 /**
@@ -66,17 +68,18 @@ export function admitTextRequest(
     }
     return bridge;
   };
+  const adapterOf = (candidate: ChannelCandidate) => getTextAdapter(candidate.type) as TextAdapter;
+  const serves = (candidate: ChannelCandidate) =>
+    !(bridgeTo(adapterOf(candidate).dialect) instanceof GatewayError);
   const admit = (candidate: ChannelCandidate): AdmittedCandidate | undefined => {
-    const adapter = getTextAdapter(candidate.type) as TextAdapter;
+    const adapter = adapterOf(candidate);
     const bridge = bridgeTo(adapter.dialect);
     return bridge instanceof GatewayError ? undefined : { candidate, adapter, bridge };
   };
   // A channel of the client's own dialect takes the request as it is; only without one must a
   // translation prove possible before the hold.
-  const takesItAsItIs = candidates.some(
-    (candidate) => getTextAdapter(candidate.type)?.dialect === ingress.dialect,
-  );
-  if (!takesItAsItIs && !candidates.some((candidate) => admit(candidate) !== undefined)) {
+  const takesItAsItIs = candidates.some((candidate) => adapterOf(candidate).dialect === ingress.dialect);
+  if (!takesItAsItIs && !candidates.some(serves)) {
     const refusal = Object.values(bridges).find((bridge) => bridge instanceof GatewayError);
     throw refusal ?? new GatewayError('model_not_found', `No channel serves '${ingress.model}'.`);
   }
@@ -88,5 +91,5 @@ export function admitTextRequest(
     },
     price,
   );
-  return { candidates, price, holdMicros, admit };
+  return { candidates, price, holdMicros, admit, serves };
 }

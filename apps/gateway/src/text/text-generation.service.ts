@@ -318,7 +318,7 @@ export class TextGenerationService {
       {
         breaker: this.breaker,
         maxAttempts: this.config.maxAttempts,
-        canServe: (candidate) => admission.admit(candidate) !== undefined,
+        canServe: admission.serves,
         observe: this.observeAttempt,
       },
       (candidate) => attempt(admission.admit(candidate) as AdmittedCandidate),
