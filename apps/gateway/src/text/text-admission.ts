@@ -80,8 +80,8 @@ export function admitTextRequest(
   // translation prove possible before the hold.
   const takesItAsItIs = candidates.some((candidate) => adapterOf(candidate).dialect === ingress.dialect);
   if (!takesItAsItIs && !candidates.some(serves)) {
-    const refusal = Object.values(bridges).find((bridge) => bridge instanceof GatewayError);
-    throw refusal ?? new GatewayError('model_not_found', `No channel serves '${ingress.model}'.`);
+    // No candidate is served, so every bridge built is the refusal naming what cannot be carried.
+    throw bridgeTo(adapterOf(candidates[0]).dialect);
   }
   const holdMicros = estimateTextHoldMicros(
     {
