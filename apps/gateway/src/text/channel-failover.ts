@@ -62,7 +62,9 @@ export async function withChannelFailover<T>(
   const now = Date.now();
   for (const candidate of orderCandidates(candidates)) {
     if (attempts.length >= maxAttempts) break;
-    if (!canServe(candidate) || !(await breaker.isAvailable(candidate.id, now))) continue;
+    if (!canServe(candidate)) continue;
+    const available = breaker.isAvailable(candidate.id, now);
+    if (available === false || (available !== true && !(await available))) continue;
     const startedAt = Date.now();
     try {
       const value = await attempt(candidate);

@@ -18,7 +18,7 @@ describe('CircuitBreaker without Redis', () => {
 
   it('answers for a healthy channel and takes its successes without a Redis call', async () => {
     expect(breaker.stateOf('ch_1')).toBe('closed');
-    await expect(breaker.isAvailable('ch_1')).resolves.toBe(true);
+    expect(breaker.isAvailable('ch_1')).toBe(true);
     await expect(breaker.recordSuccess('ch_1')).resolves.toBeUndefined();
   });
 
@@ -36,5 +36,48 @@ describe('CircuitBreaker without Redis', () => {
       },
     ]);
     expect(breaker.stateOf('ch_1')).toBe('closed');
+  });
+});
+
+describe('CircuitBreaker with a half-open circuit and Redis gone', () => {
+  const offline = new Redis({ lazyConnect: true, enableOfflineQueue: false });
+  const warnings: string[] = [];
+  let nowMs = 10_000;
+  const breaker = new CircuitBreaker(offline, offline, {
+    prefix: 'test',
+    failureThreshold: 3,
+    windowMs: 1000,
+    cooldownMs: 1000,
+    logger: { warn: (_fields, message) => warnings.push(message) },
+    clock: { now: () => nowMs },
+  });
+
+  beforeAll(async () => {
+    // start() listens for announcements before it subscribes; subscribing fails offline.
+    await expect(breaker.start()).rejects.toThrow();
+    offline.emit('message', 'test:circuit:events', JSON.stringify({ channelId: 'ch_1', openUntil: 10_500 }));
+  });
+
+  afterAll(async () => {
+    await breaker.stop();
+    offline.disconnect();
+  });
+
+  it('answers at once for an open circuit, then refuses the probe it cannot claim instead of rejecting', async () => {
+    expect(breaker.isAvailable('ch_1')).toBe(false);
+    expect(breaker.isAvailable('ch_2')).toBe(true);
+
+    nowMs = 11_000;
+    expect(breaker.stateOf('ch_1')).toBe('half_open');
+    await expect(breaker.isAvailable('ch_1')).resolves.toBe(false);
+    expect(warnings).toEqual([
+      'circuit probe not claimed: Redis did not answer; the channel stays unavailable',
+    ]);
+  });
+
+  it('logs a probe success it cannot record instead of rejecting', async () => {
+    await expect(breaker.recordSuccess('ch_1')).resolves.toBeUndefined();
+    expect(warnings.at(-1)).toBe('circuit success not recorded: Redis did not take it');
+    expect(breaker.stateOf('ch_1')).toBe('half_open');
   });
 });

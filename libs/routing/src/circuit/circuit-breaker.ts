@@ -85,15 +85,34 @@ export class CircuitBreaker {
   }
 
   /**
-   * Whether a request may go to the channel now. Closed: yes, without Redis. Open: no. Half-open:
-   * yes for the one caller across all instances that wins the probe slot.
+   * Whether a request may go to the channel now. Closed: yes and open: no, answered at once without
+   * Redis (the hot path does not wait a turn for them). Half-open: yes for the one caller across all
+   * instances that wins the probe slot; when Redis cannot be asked, no (logged), so the request moves
+   * on to another channel instead of failing.
    */
-  async isAvailable(channelId: string, now = this.clock.now()): Promise<boolean> {
+  isAvailable(channelId: string, now = this.clock.now()): boolean | Promise<boolean> {
     const state = this.stateOf(channelId, now);
-    if (state !== 'half_open') return state === 'closed';
+    return state === 'half_open' ? this.claimProbe(channelId) : state === 'closed';
+  }
+
+  private async claimProbe(channelId: string): Promise<boolean> {
     const probeTimeoutMs = this.options.probeTimeoutMs ?? this.options.cooldownMs;
-    const won = await this.redis.set(this.keys.probe(channelId), this.instanceId, 'PX', probeTimeoutMs, 'NX');
-    return won === 'OK';
+    try {
+      const won = await this.redis.set(
+        this.keys.probe(channelId),
+        this.instanceId,
+        'PX',
+        probeTimeoutMs,
+        'NX',
+      );
+      return won === 'OK';
+    } catch (error) {
+      this.options.logger.warn(
+        { channelId, reason: error instanceof Error ? error.message : String(error) },
+        'circuit probe not claimed: Redis did not answer; the channel stays unavailable',
+      );
+      return false;
+    }
   }
 
   /**
