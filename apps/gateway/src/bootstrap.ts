@@ -35,6 +35,8 @@ export async function createGatewayApp(
     requestIdHeader: false,
     return503OnClosing: true,
     keepAliveTimeout: 65_000,
+    // The gateway has no Nest middleware: without middie, no request runs its onRequest hook.
+    skipMiddie: true,
   });
   const app = await NestFactory.create<NestFastifyApplication>(
     await AppModule.forConfig(config, options),

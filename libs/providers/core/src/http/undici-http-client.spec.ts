@@ -62,6 +62,20 @@ describe('createUndiciHttpClient', () => {
     expect(received.body.toString()).toBe('{"in":1}');
   });
 
+  it('sends every request to its own path, also once more URLs were seen than it keeps split', async () => {
+    // 1,024 split URLs are kept: the 1,025th clears them, and the first URL is split afresh.
+    const paths = [...Array.from({ length: 1025 }, (_, index) => `/n/${index}?q=${index}`), '/n/0?q=0'];
+    for (const path of paths) {
+      const response = await client.request({
+        method: 'GET',
+        url: `${upstream.baseUrl}${path}`,
+        headers: {},
+      });
+      await response.dump();
+    }
+    expect(upstream.requests.map((request) => request.url)).toEqual(paths);
+  });
+
   it('streams the body chunk by chunk and reuses the kept-alive connection', async () => {
     const first = await client.request({ method: 'GET', url: `${upstream.baseUrl}/chunks`, headers: {} });
     const pieces: string[] = [];

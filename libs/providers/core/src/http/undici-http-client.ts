@@ -23,6 +23,13 @@ const DEFAULT_CONNECTIONS_PER_ORIGIN = 256;
 const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 4_000;
 const DEFAULT_HEADERS_TIMEOUT_MS = 300_000;
 const DEFAULT_BODY_TIMEOUT_MS = 300_000;
+/** Distinct upstream URLs whose split is kept; a channel calls the same few URLs all day. */
+const MAX_SPLIT_URLS = 1024;
+
+interface SplitUrl {
+  origin: string;
+  path: string;
+}
 
 /** The production UpstreamHttpClient: one undici Agent, a keep-alive pool per origin, no pipelining. */
 export function createUndiciHttpClient(options: UndiciHttpClientOptions = {}): ClosableUpstreamHttpClient {
@@ -33,18 +40,34 @@ export function createUndiciHttpClient(options: UndiciHttpClientOptions = {}): C
     headersTimeout: options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
     bodyTimeout: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
   });
+  const splitUrls = new Map<string, SplitUrl>();
+  const splitUrl = (url: string): SplitUrl => {
+    let split = splitUrls.get(url);
+    if (split === undefined) {
+      const { origin, pathname, search } = new URL(url);
+      // Cleared rather than evicted one by one: it only refills with the URLs still in use.
+      if (splitUrls.size >= MAX_SPLIT_URLS) splitUrls.clear();
+      split = { origin, path: pathname + search };
+      splitUrls.set(url, split);
+    }
+    return split;
+  };
   return {
-    request: (request) => sendRequest(agent, request),
+    request: (request) => sendRequest(agent, splitUrl, request),
     close: () => agent.close(),
   };
 }
 
-async function sendRequest(agent: Agent, request: UpstreamHttpRequest): Promise<UpstreamHttpResponse> {
-  const url = new URL(request.url);
+async function sendRequest(
+  agent: Agent,
+  splitUrl: (url: string) => SplitUrl,
+  request: UpstreamHttpRequest,
+): Promise<UpstreamHttpResponse> {
+  const { origin, path } = splitUrl(request.url);
   try {
     const response = await agent.request({
-      origin: url.origin,
-      path: url.pathname + url.search,
+      origin,
+      path,
       method: request.method,
       headers: request.headers,
       body: request.body,
