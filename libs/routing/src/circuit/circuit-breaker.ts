@@ -108,7 +108,7 @@ export class CircuitBreaker {
       return won === 'OK';
     } catch (error) {
       this.options.logger.warn(
-        { channelId, reason: error instanceof Error ? error.message : String(error) },
+        { channelId, reason: reasonOf(error) },
         'circuit probe not claimed: Redis did not answer; the channel stays unavailable',
       );
       return false;
@@ -179,7 +179,7 @@ export class CircuitBreaker {
       await record();
     } catch (error) {
       this.options.logger.warn(
-        { channelId, reason: error instanceof Error ? error.message : String(error) },
+        { channelId, reason: reasonOf(error) },
         `circuit ${outcome} not recorded: Redis did not take it`,
       );
     }
@@ -198,8 +198,10 @@ export class CircuitBreaker {
 
   private syncInBackground(): void {
     this.sync().catch((error: unknown) => {
-      const reason = error instanceof Error ? error.message : String(error);
-      this.options.logger.warn({ reason }, 'circuit state sync failed; keeping the previous state');
+      this.options.logger.warn(
+        { reason: reasonOf(error) },
+        'circuit state sync failed; keeping the previous state',
+      );
     });
   }
 
@@ -213,4 +215,9 @@ export class CircuitBreaker {
 
   /** Announcements sent while the subscriber was away are lost: re-read the shared state. */
   private readonly onReconnect = (): void => this.syncInBackground();
+}
+
+/** What a Redis failure says, for the warning that replaces the rejection. */
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
