@@ -211,7 +211,9 @@ describe('HoldLeases (Postgres)', () => {
     const accountId = await billing.fundedAccount(10_000n);
     const { leases } = leasesWith({ holdsAhead: 1, ttlMs: 600, idleMs: 100 });
     leases.start(50);
+    expect(leases.sweeping).toBe(false);
     const hold = leasedHold(await take(leases, accountId));
+    expect(leases.sweeping).toBe(true);
 
     await new Promise((resolve) => setTimeout(resolve, 1_000));
 
@@ -221,6 +223,10 @@ describe('HoldLeases (Postgres)', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await openLeases(accountId)).toHaveLength(0);
     expect(await billing.credits.balanceOf(accountId)).toMatchObject({ balance: 9_900n, held: 0n });
+    // No lease left, no sweep; the next lease starts it again.
+    expect(leases.sweeping).toBe(false);
+    await take(leases, accountId);
+    expect(leases.sweeping).toBe(true);
   });
 
   it('takes free holds, refuses an unknown account, and writes every hold when leases are off', async () => {

@@ -71,6 +71,8 @@ export class HoldLeases {
   private readonly byId = new Map<string, AccountLease>();
   private readonly now: () => number;
   private sweeper: NodeJS.Timeout | undefined;
+  /** Set by start(): the sweep then runs while this process holds a lease, and only then. */
+  private sweepIntervalMs: number | undefined;
 
   constructor(
     private readonly pool: Pick<Pool, 'query'>,
@@ -101,9 +103,18 @@ export class HoldLeases {
     lease.lastUsedMs = this.now();
   }
 
-  /** Sweeps every `intervalMs`: idle leases closed, used ones renewed. */
+  /**
+   * Sweeps every `intervalMs` while a lease is open: idle leases closed, used ones renewed. An
+   * instance without leases (no traffic) has no timer to wake it.
+   */
   start(intervalMs = 1_000): void {
-    this.sweeper ??= setInterval(() => void this.sweep(), intervalMs).unref();
+    this.sweepIntervalMs = intervalMs;
+    if (this.byId.size > 0) this.sweepWhileLeased();
+  }
+
+  /** Whether the sweep timer runs. */
+  get sweeping(): boolean {
+    return this.sweeper !== undefined;
   }
 
   /** Closes every lease with no open hold that was idle at least `minIdleMs`. */
@@ -117,8 +128,8 @@ export class HoldLeases {
 
   /** Stops the sweep and closes every lease; for shutdown, after the last settlement was written. */
   async stop(): Promise<void> {
-    clearInterval(this.sweeper);
-    this.sweeper = undefined;
+    this.sweepIntervalMs = undefined;
+    this.stopSweeping();
     await Promise.allSettled([...this.byId.values()].map((lease) => lease.reserving));
     await this.close([...this.byId.values()]);
   }
@@ -179,7 +190,18 @@ export class HoldLeases {
     };
     this.byAccount.set(accountId, lease);
     this.byId.set(lease.id, lease);
+    this.sweepWhileLeased();
     return lease;
+  }
+
+  private sweepWhileLeased(): void {
+    const intervalMs = this.sweepIntervalMs;
+    if (intervalMs !== undefined) this.sweeper ??= setInterval(() => void this.sweep(), intervalMs).unref();
+  }
+
+  private stopSweeping(): void {
+    clearInterval(this.sweeper);
+    this.sweeper = undefined;
   }
 
   private forget(lease: AccountLease): void {
@@ -234,6 +256,7 @@ export class HoldLeases {
       }
     }
     await this.closeIdle(this.options.idleMs);
+    if (this.byId.size === 0) this.stopSweeping();
   }
 
   /** Forgets the leases here at once (no hold is taken from them after), then closes them there. */
