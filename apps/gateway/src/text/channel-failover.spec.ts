@@ -83,6 +83,29 @@ describe('withChannelFailover', () => {
     expect(asked).toEqual(['first']);
   });
 
+  it('passes over an open circuit answered at once and a probe a half-open one does not win', async () => {
+    // The breaker answers a plain boolean for closed and open circuits, a promise for a probe claim.
+    const answers: Record<string, boolean | Promise<boolean>> = {
+      ch_first: false,
+      ch_second: Promise.resolve(false),
+      ch_third: Promise.resolve(true),
+    };
+    const breaker = { ...closedBreaker(), isAvailable: (channelId: string) => answers[channelId] };
+    const tried: string[] = [];
+    const result = await withChannelFailover(
+      [first, second, third],
+      { breaker: breaker as unknown as CircuitBreaker, maxAttempts: 3 },
+      async (candidate) => {
+        tried.push(candidate.name);
+        return candidate.name;
+      },
+    );
+
+    expect(result.value).toBe('third');
+    expect(tried).toEqual(['third']);
+    expect(result.attempts.map((attempt) => attempt.channelId)).toEqual(['ch_third']);
+  });
+
   it('ends as unavailable when no candidate could be sent the request', async () => {
     const failing = withChannelFailover(
       [first, second],

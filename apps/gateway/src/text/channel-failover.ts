@@ -64,7 +64,7 @@ export async function withChannelFailover<T>(
     if (attempts.length >= maxAttempts) break;
     if (!canServe(candidate)) continue;
     const available = breaker.isAvailable(candidate.id, now);
-    if (available === false || (available !== true && !(await available))) continue;
+    if (!(typeof available === 'boolean' ? available : await available)) continue;
     const startedAt = Date.now();
     try {
       const value = await attempt(candidate);

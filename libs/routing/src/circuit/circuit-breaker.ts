@@ -95,24 +95,16 @@ export class CircuitBreaker {
     return state === 'half_open' ? this.claimProbe(channelId) : state === 'closed';
   }
 
-  private async claimProbe(channelId: string): Promise<boolean> {
+  private claimProbe(channelId: string): Promise<boolean> {
     const probeTimeoutMs = this.options.probeTimeoutMs ?? this.options.cooldownMs;
-    try {
-      const won = await this.redis.set(
-        this.keys.probe(channelId),
-        this.instanceId,
-        'PX',
-        probeTimeoutMs,
-        'NX',
-      );
-      return won === 'OK';
-    } catch (error) {
-      this.options.logger.warn(
-        { channelId, reason: reasonOf(error) },
-        'circuit probe not claimed: Redis did not answer; the channel stays unavailable',
-      );
-      return false;
-    }
+    return this.withoutRejecting(
+      channelId,
+      'circuit probe not claimed: Redis did not answer; the channel stays unavailable',
+      false,
+      async () =>
+        (await this.redis.set(this.keys.probe(channelId), this.instanceId, 'PX', probeTimeoutMs, 'NX')) ===
+        'OK',
+    );
   }
 
   /**
@@ -123,7 +115,12 @@ export class CircuitBreaker {
   async recordSuccess(channelId: string): Promise<void> {
     const now = this.clock.now();
     if (this.stateOf(channelId, now) !== 'half_open') return;
-    await this.recordQuietly(channelId, 'success', () => this.recordSuccessInRedis(channelId, now));
+    await this.withoutRejecting(
+      channelId,
+      'circuit success not recorded: Redis did not take it',
+      undefined,
+      () => this.recordSuccessInRedis(channelId, now),
+    );
   }
 
   private async recordSuccessInRedis(channelId: string, now: number): Promise<void> {
@@ -149,7 +146,12 @@ export class CircuitBreaker {
   async recordFailure(channelId: string, kind: UpstreamErrorKind): Promise<void> {
     const now = this.clock.now();
     if (!isChannelFault(kind) || this.stateOf(channelId, now) === 'open') return;
-    await this.recordQuietly(channelId, 'failure', () => this.recordFailureInRedis(channelId, now));
+    await this.withoutRejecting(
+      channelId,
+      'circuit failure not recorded: Redis did not take it',
+      undefined,
+      () => this.recordFailureInRedis(channelId, now),
+    );
   }
 
   private async recordFailureInRedis(channelId: string, now: number): Promise<void> {
@@ -170,18 +172,18 @@ export class CircuitBreaker {
     if (outcome !== 0) this.openCircuits.set(channelId, openUntil);
   }
 
-  private async recordQuietly(
+  /** Runs a Redis call whose failure must not reach the request: it is logged, and `fallback` answered. */
+  private async withoutRejecting<T>(
     channelId: string,
-    outcome: string,
-    record: () => Promise<void>,
-  ): Promise<void> {
+    warning: string,
+    fallback: T,
+    call: () => Promise<T>,
+  ): Promise<T> {
     try {
-      await record();
+      return await call();
     } catch (error) {
-      this.options.logger.warn(
-        { channelId, reason: reasonOf(error) },
-        `circuit ${outcome} not recorded: Redis did not take it`,
-      );
+      this.options.logger.warn({ channelId, reason: reasonOf(error) }, warning);
+      return fallback;
     }
   }
 
