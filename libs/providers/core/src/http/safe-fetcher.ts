@@ -1,7 +1,8 @@
 import { lookup } from 'node:dns/promises';
 import type { LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
-import { Client, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Client } from './undici-dispatchers';
 import { PrivateHostAllowList, isRefusedAddress } from './address-policy';
 import { linkAbortController } from './linked-abort.util';
 import { asUndiciSignal, type CancellationSignal } from './request-cancellation';

@@ -1,4 +1,5 @@
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Agent } from './undici-dispatchers';
 import type { UpstreamHttpClient, UpstreamHttpRequest, UpstreamHttpResponse } from '../http-client';
 import { asUndiciSignal, type CancellationSignal } from './request-cancellation';
 import { fromTransportError } from './transport-error.util';
