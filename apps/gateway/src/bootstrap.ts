@@ -11,6 +11,7 @@ import { setupApiDocs } from './docs/api-docs';
 import { useLeanAsyncResourceBind } from './http/async-resource-bind';
 import type { GatewayRequest } from './http/gateway-request';
 import { registerJsonBodyParser } from './http/json-body.parser';
+import { lazySchemaCompilers } from './http/lazy-schema-compilers';
 import { ResponseMetrics } from './http/response-metrics';
 import { LOGGER } from './infrastructure/tokens';
 
@@ -37,6 +38,7 @@ export async function createGatewayApp(
     keepAliveTimeout: 65_000,
     // The gateway has no Nest middleware: without middie, no request runs its onRequest hook.
     skipMiddie: true,
+    schemaController: { compilersFactory: lazySchemaCompilers() },
   });
   const app = await NestFactory.create<NestFastifyApplication>(
     await AppModule.forConfig(config, options),
