@@ -18,7 +18,12 @@ export class ApiKeyGuard implements CanActivate {
   constructor(private readonly keys: KeyResolver) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    await this.authenticate(context.switchToHttp().getRequest<FastifyRequest>());
+    return true;
+  }
+
+  /** Attaches the request's key, or throws the GatewayError that refuses it. */
+  async authenticate(request: FastifyRequest): Promise<void> {
     const family = routeFamilyOf(request.url) === 'native' ? 'native' : 'openai';
     const credential = extractCredential(request.headers, request.query as Record<string, unknown>, family);
     if (!credential) {
@@ -33,6 +38,5 @@ export class ApiKeyGuard implements CanActivate {
     if ('reason' in resolution)
       throw new GatewayError('unauthenticated', REJECTION_MESSAGES[resolution.reason]);
     gatewayState(request).apiKey = resolution;
-    return true;
   }
 }

@@ -1,5 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { addGenerationRouteDocs, GENERATION_REQUEST_MODELS } from './generation-route.docs';
 
 /** The OpenAPI document is generated from the DTO decorators; Swagger UI at /docs, JSON at /docs/openapi.json. */
 export function setupApiDocs(app: NestFastifyApplication): void {
@@ -15,6 +16,8 @@ export function setupApiDocs(app: NestFastifyApplication): void {
       .addBearerAuth()
       .addApiKey({ type: 'apiKey', in: 'header', name: 'x-vendor-api-key' }, 'vendor-key')
       .build(),
+    { extraModels: GENERATION_REQUEST_MODELS },
   );
+  addGenerationRouteDocs(document);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json' });
 }

@@ -16,8 +16,11 @@ export class GatewayExceptionFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const request = http.getRequest<FastifyRequest>();
-    const reply = http.getResponse<FastifyReply>();
+    this.sendFailure(exception, http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>());
+  }
+
+  /** Also called by the routes that Fastify serves without Nest (text/generation-routes.ts). */
+  sendFailure(exception: unknown, request: FastifyRequest, reply: FastifyReply): void {
     const error = toGatewayError(exception, this.config.jsonBodyLimitBytes);
     if (error.code === 'internal') {
       this.logger.error({ err: exception, requestId: request.id, url: request.url }, 'unhandled error');

@@ -1,0 +1,59 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiKeyGuard } from '../auth/api-key.guard';
+import { gatewayState } from '../http/gateway-request';
+import { GatewayExceptionFilter } from '../http/gateway-exception.filter';
+import { toNativeIngress } from './native-ingress';
+import { toOpenAiIngress } from './openai-ingress';
+import type { TextIngress } from './text-ingress';
+import { TextGenerationService } from './text-generation.service';
+
+type IngressOf = (request: FastifyRequest) => TextIngress;
+
+const toOpenAiIngressOf: IngressOf = (request) =>
+  toOpenAiIngress(request.body, gatewayState(request).rawBody);
+
+const toNativeIngressOf: IngressOf = (request) => {
+  const { modelAction } = request.params as { modelAction: string };
+  const { alt } = request.query as { alt?: string };
+  return toNativeIngress(modelAction, alt, request.body, gatewayState(request).rawBody);
+};
+
+/**
+ * The two generation routes, served by Fastify without a Nest controller: they are the hot path, and
+ * Nest's per-request execution context (router proxy, guard host, parameter pipes, interceptor chain)
+ * cost 5–9 µs of CPU per request (docs/performance-analysis.md). They keep the controllers' key check
+ * and error envelopes; their OpenAPI description is in docs/generation-route.docs.ts.
+ */
+@Injectable()
+export class GenerationRoutes implements OnModuleInit {
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly keys: ApiKeyGuard,
+    private readonly text: TextGenerationService,
+    private readonly failures: GatewayExceptionFilter,
+  ) {}
+
+  onModuleInit(): void {
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    fastify.post('/v1/chat/completions', (request, reply) => this.serve(request, reply, toOpenAiIngressOf));
+    fastify.post('/v1beta/models/:modelAction', (request, reply) =>
+      this.serve(request, reply, toNativeIngressOf),
+    );
+  }
+
+  private async serve(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    ingressOf: IngressOf,
+  ): Promise<FastifyReply> {
+    try {
+      await this.keys.authenticate(request);
+      await this.text.handle(ingressOf(request), request, reply);
+    } catch (exception) {
+      this.failures.sendFailure(exception, request, reply);
+    }
+    return reply;
+  }
+}
