@@ -24,7 +24,7 @@ const toNativeIngressOf: IngressOf = (request) => {
  * The two generation routes, served by Fastify without a Nest controller: they are the hot path, and
  * Nest's per-request execution context (router proxy, guard host, parameter pipes, interceptor chain)
  * cost 5–9 µs of CPU per request (docs/performance-analysis.md). They keep the controllers' key check
- * and error envelopes; their OpenAPI description is in docs/generation-route.docs.ts.
+ * and error envelopes; their OpenAPI operations are in ../docs/generation-route.docs.ts.
  */
 @Injectable()
 export class GenerationRoutes implements OnModuleInit {
