@@ -11,10 +11,9 @@ import { TextGenerationService } from './text-generation.service';
 
 type IngressOf = (request: FastifyRequest) => TextIngress;
 
-const toOpenAiIngressOf: IngressOf = (request) =>
-  toOpenAiIngress(request.body, gatewayState(request).rawBody);
+const openAiIngressOf: IngressOf = (request) => toOpenAiIngress(request.body, gatewayState(request).rawBody);
 
-const toNativeIngressOf: IngressOf = (request) => {
+const nativeIngressOf: IngressOf = (request) => {
   const { modelAction } = request.params as { modelAction: string };
   const { alt } = request.query as { alt?: string };
   return toNativeIngress(modelAction, alt, request.body, gatewayState(request).rawBody);
@@ -37,9 +36,9 @@ export class GenerationRoutes implements OnModuleInit {
 
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    fastify.post('/v1/chat/completions', (request, reply) => this.serve(request, reply, toOpenAiIngressOf));
+    fastify.post('/v1/chat/completions', (request, reply) => this.serve(request, reply, openAiIngressOf));
     fastify.post('/v1beta/models/:modelAction', (request, reply) =>
-      this.serve(request, reply, toNativeIngressOf),
+      this.serve(request, reply, nativeIngressOf),
     );
   }
 
