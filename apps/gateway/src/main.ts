@@ -1,5 +1,6 @@
 import '@gateway/observability/nest-preload';
 import { loadConfig } from '@gateway/config';
+import { errorMessageOf } from '@gateway/observability';
 import { createGatewayApp } from './bootstrap';
 import { applyHeapGrowingPercent } from './runtime/heap-policy';
 
@@ -24,6 +25,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`${errorMessageOf(error)}\n`);
   process.exit(1);
 });

@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { SettlementService, type SettlementInput } from '@gateway/billing';
 import type { Environment } from '@gateway/config';
+import { errorMessageOf } from '@gateway/observability';
 import {
   fromSettlementJob,
   QUEUE_NAMES,
@@ -47,6 +48,6 @@ function settlementOf(job: Job<TextSettlementJob>): SettlementInput {
   try {
     return fromSettlementJob(job.data);
   } catch (error) {
-    throw new UnrecoverableError(error instanceof Error ? error.message : String(error));
+    throw new UnrecoverableError(errorMessageOf(error));
   }
 }

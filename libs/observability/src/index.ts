@@ -1,3 +1,4 @@
+export * from './logger/error-message.util';
 export * from './logger/create-logger';
 export * from './logger/log-redaction.paths';
 export * from './logger/sensitive-text.scrub';

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { errorMessageOf } from '@gateway/observability';
 import { isChannelType } from '@gateway/providers-core';
 import type Redis from 'ioredis';
 import { decryptSecret } from '../secret/channel-secret.cipher';
@@ -144,7 +145,7 @@ export class ChannelCatalog {
     try {
       return decryptSecret(channel.secretCiphertext, channel.secretKeyVersion, this.options.keyring);
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessageOf(error);
       this.options.logger.warn(
         { channelId: channel.id, reason },
         'channel skipped: secret cannot be decrypted',
@@ -155,7 +156,7 @@ export class ChannelCatalog {
 
   private refreshInBackground(trigger: string): void {
     this.refresh().catch((error: unknown) => {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessageOf(error);
       this.options.logger.warn(
         { trigger, reason },
         'channel catalog refresh failed; keeping the previous channels',

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { errorMessageOf } from '@gateway/observability';
 import { isChannelFault, systemClock, type Clock, type UpstreamErrorKind } from '@gateway/providers-core';
 import type Redis from 'ioredis';
 import { parseCircuitEvent } from './circuit-event.parse';
@@ -182,7 +183,7 @@ export class CircuitBreaker {
     try {
       return await call();
     } catch (error) {
-      this.options.logger.warn({ channelId, reason: reasonOf(error) }, warning);
+      this.options.logger.warn({ channelId, reason: errorMessageOf(error) }, warning);
       return fallback;
     }
   }
@@ -201,7 +202,7 @@ export class CircuitBreaker {
   private syncInBackground(): void {
     this.sync().catch((error: unknown) => {
       this.options.logger.warn(
-        { reason: reasonOf(error) },
+        { reason: errorMessageOf(error) },
         'circuit state sync failed; keeping the previous state',
       );
     });
@@ -217,9 +218,4 @@ export class CircuitBreaker {
 
   /** Announcements sent while the subscriber was away are lost: re-read the shared state. */
   private readonly onReconnect = (): void => this.syncInBackground();
-}
-
-/** What a Redis failure says, for the warning that replaces the rejection. */
-function reasonOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,7 +1,7 @@
 import type { DynamicModule, INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { GatewayConfig } from '@gateway/config';
-import type { GatewayLogger } from '@gateway/observability';
+import { errorMessageOf, type GatewayLogger } from '@gateway/observability';
 import { WORKER_CONFIG, WORKER_LOGGER } from './worker-runtime.tokens';
 
 /** Time allowed after the grace period for closing connections before the process stops regardless. */
@@ -39,7 +39,7 @@ export async function runWorkerApp(rootModule: DynamicModule): Promise<INestAppl
 
 /** For main.ts: a worker that cannot boot says why on stderr and exits 1 (no logger exists yet). */
 export function exitOnBootFailure(error: unknown): never {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessageOf(error);
   process.stderr.write(`worker failed to start: ${message}\n`);
   process.exit(1);
 }

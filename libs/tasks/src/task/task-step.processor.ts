@@ -1,5 +1,6 @@
 import type { Task } from '@gateway/db';
 import { UpstreamError, type UpstreamFailure } from '@gateway/providers-core';
+import { errorMessageOf } from '@gateway/observability';
 import { DelayedError, type Job } from 'bullmq';
 import type { TaskStepJob } from '../jobs/task-step.job';
 import type { AsyncAdapter, AsyncAdapterContext, AsyncPollResult } from './async-adapter';
@@ -113,7 +114,7 @@ export class TaskStepProcessor {
         return this.finish(task, 'processing', { state: 'failed', failure: error.failure });
       }
       this.deps.logger.warn(
-        { taskId: task.id, error: describeError(error) },
+        { taskId: task.id, error: errorMessageOf(error) },
         'task submission outcome unknown',
       );
       return this.waitFor(this.timing.submissionTimeoutMs);
@@ -174,7 +175,7 @@ export class TaskStepProcessor {
       return await bound.adapter.poll(task.upstreamHandle as JsonHandle, bound.context);
     } catch (error) {
       this.deps.logger.warn(
-        { taskId: task.id, error: describeError(error) },
+        { taskId: task.id, error: errorMessageOf(error) },
         'last poll before the deadline failed',
       );
       return undefined;
@@ -244,8 +245,4 @@ function clampProgress(progress: number): number {
 
 function describeFailure(failure: UpstreamFailure): string {
   return `${failure.kind}: ${failure.message}`;
-}
-
-function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
