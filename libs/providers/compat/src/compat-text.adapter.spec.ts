@@ -111,13 +111,50 @@ describe('compatTextAdapter', () => {
       });
     });
 
-    it('adds include_usage even when the model needs no mapping', async () => {
+    it('splices include_usage into the client bytes when the model needs no mapping', async () => {
       upstream = await startRecordedUpstream({
         [CHAT]: { status: 200, headers: SSE, body: fixture('stream-text.sse') },
       });
       const call = callOf('client-stream-request.body', 'chat-large');
       await collectTextStream(await compatTextAdapter.stream(call, contextFor(upstream.baseUrl)));
+      const clientText = (call.rawBody as Buffer).toString().trimEnd();
+      expect(upstream.requests[0].body.toString()).toBe(
+        `${clientText.slice(0, -1)},"stream_options":{"include_usage":true}}`,
+      );
       expect(sentBody()).toEqual({ ...call.request, stream_options: { include_usage: true } });
+    });
+
+    const streamCallOf = (text: string): TextCall => ({
+      upstreamModel: 'chat-large',
+      request: JSON.parse(text),
+      rawBody: Buffer.from(text),
+    });
+
+    it('splices before a closing brace followed by whitespace', async () => {
+      upstream = await startRecordedUpstream({
+        [CHAT]: { status: 200, headers: SSE, body: fixture('stream-text.sse') },
+      });
+      const call = streamCallOf('{ "model": "chat-large", "stream": true, "messages": [] }\r\n\t ');
+      await collectTextStream(await compatTextAdapter.stream(call, contextFor(upstream.baseUrl)));
+      expect(upstream.requests[0].body.toString()).toBe(
+        '{ "model": "chat-large", "stream": true, "messages": [] ,"stream_options":{"include_usage":true}}',
+      );
+    });
+
+    it('merges include_usage into stream_options the client sent without it', async () => {
+      upstream = await startRecordedUpstream({
+        [CHAT]: { status: 200, headers: SSE, body: fixture('stream-text.sse') },
+      });
+      const call = streamCallOf(
+        '{"model":"chat-large","stream":true,"messages":[],"stream_options":{"include_usage":false,"x":1}}',
+      );
+      await collectTextStream(await compatTextAdapter.stream(call, contextFor(upstream.baseUrl)));
+      expect(sentBody()).toEqual({
+        model: 'chat-large',
+        stream: true,
+        messages: [],
+        stream_options: { include_usage: true, x: 1 },
+      });
     });
 
     it('forwards the client bytes untouched when they already ask for usage, and yields every event byte for byte', async () => {
