@@ -1,14 +1,4 @@
-/** The JSON object a text holds, or undefined when it holds anything else (or is not JSON). */
-export function parseJsonObject(text: string): Record<string, unknown> | undefined {
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
-      ? (parsed as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
+import { parseJsonObject } from '@gateway/providers-core';
 
 /**
  * The OpenAI-style wire carries a tool call's arguments as the JSON text the model wrote; the

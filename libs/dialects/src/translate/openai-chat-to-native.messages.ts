@@ -1,3 +1,4 @@
+import { parseJsonObject } from '@gateway/providers-core';
 import type { NativeContent, NativePart } from '../native/native-request.types';
 import type {
   OpenAiAssistantMessage,
@@ -8,7 +9,7 @@ import type {
   OpenAiUserMessage,
 } from '../openai/openai-chat.types';
 import { TranslationError } from '../translation-error';
-import { parseJsonObject, parseToolCallArguments } from './json-object.util';
+import { parseToolCallArguments } from './json-object.util';
 
 export interface NativeConversation {
   systemInstruction?: NativeContent;
