@@ -20,17 +20,16 @@ const isJsonWhitespace = (byte: number): boolean =>
 
 /**
  * The client's bytes with the stream-usage member spliced in before the object's closing brace, so
- * that a streamed request which only lacks it is not parsed back into text. Undefined when the bytes
- * do not end in a non-empty object (the caller then serialises the request).
+ * that a streamed request which only lacks it is not parsed back into text. The bytes are those the
+ * request was parsed from, an object that holds at least its model, so a member always precedes the
+ * brace; undefined (the caller serialises the request) only if they do not end in one.
  */
 function withStreamUsageMember(rawBody: Buffer): Buffer | undefined {
   let close = rawBody.length - 1;
   while (close >= 0 && isJsonWhitespace(rawBody[close])) close -= 1;
-  if (rawBody[close] !== 0x7d) return undefined;
-  let last = close - 1;
-  while (last >= 0 && isJsonWhitespace(rawBody[last])) last -= 1;
-  if (last < 0 || rawBody[last] === 0x7b) return undefined;
-  return Buffer.concat([rawBody.subarray(0, close), STREAM_USAGE_MEMBER]);
+  return rawBody[close] === 0x7d
+    ? Buffer.concat([rawBody.subarray(0, close), STREAM_USAGE_MEMBER])
+    : undefined;
 }
 
 /**
