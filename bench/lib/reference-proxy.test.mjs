@@ -1,5 +1,6 @@
 // The reference proxy against a small fake upstream on loopback.
 import assert from 'node:assert/strict';
+import { AsyncResource, executionAsyncId } from 'node:async_hooks';
 import { createServer } from 'node:http';
 import { after, before, test } from 'node:test';
 import { request } from 'undici';
@@ -93,4 +94,15 @@ test('malformed JSON is refused before the upstream', async () => {
   const answer = await post('/v1/chat/completions', { authorization: `Bearer ${PROXY_KEY}` }, '{"model":');
   assert.equal(answer.status, 400);
   assert.equal(seen.length, before);
+});
+
+test('binds callbacks to their async resource without the deprecated wrappers', () => {
+  const resource = new AsyncResource('bench-test');
+  const bound = resource.bind(function (value) {
+    return { self: this, value, asyncId: executionAsyncId() };
+  });
+
+  assert.equal(Object.hasOwn(bound, 'asyncResource'), false);
+  const receiver = {};
+  assert.deepEqual(bound.call(receiver, 7), { self: receiver, value: 7, asyncId: resource.asyncId() });
 });
