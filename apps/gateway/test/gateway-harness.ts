@@ -253,15 +253,6 @@ export class GatewayHarness {
     return totals;
   }
 
-  /** Sum of the holds an account's requests took, open and settled (reservations, not money). */
-  async holdTotal(accountId: string): Promise<bigint> {
-    const [row] = await this.query<{ total: string }>(
-      'select coalesce(sum(amount), 0)::text as total from holds where account_id = $1',
-      [accountId],
-    );
-    return BigInt(row.total);
-  }
-
   /** Waits until every settlement and log recorded so far has been written, and idle leases closed. */
   async settled(): Promise<void> {
     for (const instance of this.instances) {

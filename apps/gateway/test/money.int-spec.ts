@@ -51,11 +51,11 @@ describe('money under concurrency', () => {
     const { credit: credits, capture: captures } = await harness.ledgerTotals(accountId);
     expect(credits - captures).toBe(BigInt(account.balanceMicros));
     expect(captures).toBe(10_000n);
-    const settledHolds = await harness.query<{ n: number }>(
-      "select count(*)::int as n from holds where account_id = $1 and status = 'settled'",
+    const captureRows = await harness.query<{ n: number }>(
+      "select count(*)::int as n from ledger_entries where account_id = $1 and kind = 'capture'",
       [accountId],
     );
-    expect(settledHolds[0].n).toBe(10);
+    expect(captureRows[0].n).toBe(10);
 
     const rows = await harness.query<{ end_reason: string; count: string }>(
       'select end_reason, count(*)::text as count from request_logs where account_id = $1 group by end_reason',

@@ -12,8 +12,8 @@ export interface TakeHoldInput {
 }
 
 /**
- * A hold taken in memory from a lease (see HoldLeases). It has no row until it is settled: the
- * settlement carries what the row needs.
+ * A hold taken in memory from a lease (see HoldLeases). It never has a row: the lease accounts for the
+ * amount, and the settlement gives the request its log and ledger rows.
  */
 export interface LeasedHold {
   leaseId: string;
@@ -22,8 +22,6 @@ export interface LeasedHold {
   model: string;
   route: string;
   amount: bigint;
-  takenAtMs: number;
-  expiresAtMs: number;
 }
 
 export type TakeHoldResult =

@@ -124,7 +124,7 @@ describe('HoldLeases (Postgres)', () => {
     expect((await billing.audit.auditAccount(accountId)).balanced).toBe(true);
   });
 
-  it('settles a leased hold once: its row written settled, the capture taken, the rest kept in the lease', async () => {
+  it('settles a leased hold once: no hold row, its log the guard, the capture taken, the rest kept in the lease', async () => {
     const accountId = await billing.fundedAccount(20_000n);
     const { leases } = leasesWith({ holdsAhead: 1 });
     const hold = leasedHold(await take(leases, accountId, 5_000n));
@@ -134,8 +134,7 @@ describe('HoldLeases (Postgres)', () => {
     const again = { requestId, captureMicros: 1_200n, lease: hold, log: logOf(hold) };
     expect(await billing.settlements.settleMany([again])).toEqual({ appliedRequestIds: [] });
 
-    const row = await billing.prisma.hold.findUniqueOrThrow({ where: { requestId } });
-    expect(row).toMatchObject({ status: 'settled', amount: 5_000n, leaseId: hold.leaseId, accountId });
+    expect(await billing.prisma.hold.count({ where: { requestId } })).toBe(0);
     expect(await billing.credits.balanceOf(accountId)).toMatchObject({ balance: 18_800n, held: 8_800n });
     expect((await openLeases(accountId))[0].amount).toBe(8_800n);
     const captures = await billing.prisma.ledgerEntry.findMany({ where: { accountId, kind: 'capture' } });
@@ -148,6 +147,30 @@ describe('HoldLeases (Postgres)', () => {
       ok: true,
       lease: { leaseId: hold.leaseId },
     });
+  });
+
+  it('settles overlapping batches of leased holds concurrently, each request once', async () => {
+    const accountId = await billing.fundedAccount(100n * HOLD);
+    const { leases } = leasesWith({ holdsAhead: 20 });
+    const settlements = [];
+    for (let index = 0; index < 20; index += 1) {
+      const hold = leasedHold(await take(leases, accountId));
+      leases.release(hold, 400n);
+      settlements.push({ requestId: nextRequestId(), captureMicros: 400n, lease: hold, log: logOf(hold) });
+    }
+
+    const results = await Promise.all([
+      billing.settlements.settleMany(settlements),
+      billing.settlements.settleMany([...settlements].reverse()),
+      billing.settlements.settleMany(settlements.filter((_, index) => index % 2 === 0)),
+    ]);
+
+    const applied = results.flatMap((result) => result.appliedRequestIds).sort();
+    expect(applied).toEqual(settlements.map((settlement) => settlement.requestId).sort());
+    expect(await billing.prisma.ledgerEntry.count({ where: { accountId, kind: 'capture' } })).toBe(20);
+    expect(await billing.prisma.requestLog.count({ where: { accountId } })).toBe(20);
+    expect(await billing.credits.balanceOf(accountId)).toMatchObject({ balance: 100n * HOLD - 8_000n });
+    expect((await billing.audit.auditAccount(accountId)).balanced).toBe(true);
   });
 
   it('captures an overshoot in full from the balance while the lease cannot go below zero', async () => {

@@ -56,9 +56,9 @@ const RENEW_LIFETIME_SHARE = 2;
  * Holds without a database round trip. The process reserves an amount on an account once (a lease: one
  * statement that checks and raises the account's `held` atomically, like a hold) and then takes each
  * request's hold from it in memory. Nothing can overspend: every hold is covered by money the database
- * reserved for this process, and JavaScript runs one take at a time. The settlement of a leased hold
- * writes its hold row (settled), captures from the balance and from the lease, and this process gives
- * the unused part back to the lease. When the lease cannot cover a hold, the take grows it (a round
+ * reserved for this process, and JavaScript runs one take at a time. A leased hold has no row: its
+ * settlement writes the request's log row (the once-only guard), captures from the balance and from the
+ * lease, and this process gives the unused part back to the lease. When the lease cannot cover a hold, the take grows it (a round
  * trip again) or refuses it with the account's true available amount: this process's lease plus what
  * the database has left.
  *
@@ -152,8 +152,6 @@ export class HoldLeases {
         model: input.model,
         route: input.route,
         amount: input.amount,
-        takenAtMs: now,
-        expiresAtMs: now + input.ttlMs,
       },
     };
   }

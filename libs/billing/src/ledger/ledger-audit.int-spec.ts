@@ -50,12 +50,12 @@ describe('LedgerAudit (Postgres)', () => {
       credits: 10_000n,
       captures: 1_200n,
       openHolds: 0n,
-      capturesWithoutSettledHold: 0,
+      capturesWithoutSettlement: 0,
       balanced: true,
     });
   });
 
-  it('flags a capture that no settled hold accounts for', async () => {
+  it('flags a capture that no settled hold or request log accounts for', async () => {
     const { accountId } = await accountWithSettledRequest();
     await billing.pool.query(
       `INSERT INTO ledger_entries (account_id, kind, amount, idempotency_key, request_id, created_at)
@@ -64,7 +64,7 @@ describe('LedgerAudit (Postgres)', () => {
     );
 
     expect(await billing.audit.auditAccount(accountId)).toMatchObject({
-      capturesWithoutSettledHold: 1,
+      capturesWithoutSettlement: 1,
       balanced: false,
     });
   });

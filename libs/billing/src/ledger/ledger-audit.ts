@@ -11,11 +11,14 @@ export interface LedgerAuditResult {
   openHolds: bigint;
   /** Σ of what open leases still reserve. */
   openLeases: bigint;
-  /** Capture rows whose hold is missing or not settled: money taken without a settled hold. */
-  capturesWithoutSettledHold: number;
   /**
-   * balance = credits − captures, held = openHolds + openLeases, and every capture belongs to a settled
-   * hold.
+   * Capture rows that no settlement accounts for: their request has neither a settled hold row nor
+   * (for a hold taken from a lease, which has no row) a request log row.
+   */
+  capturesWithoutSettlement: number;
+  /**
+   * balance = credits − captures, held = openHolds + openLeases, and every capture belongs to a
+   * settled request.
    */
   balanced: boolean;
 }
@@ -52,7 +55,9 @@ export class LedgerAudit {
              (SELECT count(*)::int4 FROM ledger_entries c
                WHERE c.account_id = a.id AND c.kind = 'capture'
                  AND NOT EXISTS (SELECT 1 FROM holds h
-                                  WHERE h.request_id = c.request_id AND h.status = 'settled')) AS orphan_captures
+                                  WHERE h.request_id = c.request_id AND h.status = 'settled')
+                 AND NOT EXISTS (SELECT 1 FROM request_logs l
+                                  WHERE l.request_id = c.request_id)) AS orphan_captures
         FROM accounts a
        WHERE a.id = ${accountId}`;
     if (!row) throw new Error(`no account ${accountId} to audit`);
@@ -64,7 +69,7 @@ export class LedgerAudit {
       captures: row.captures,
       openHolds: row.open_holds,
       openLeases: row.open_leases,
-      capturesWithoutSettledHold: row.orphan_captures,
+      capturesWithoutSettlement: row.orphan_captures,
       balanced:
         row.balance === row.credits - row.captures &&
         row.held === row.open_holds + row.open_leases &&

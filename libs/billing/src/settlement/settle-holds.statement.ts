@@ -83,10 +83,12 @@ SELECT request_id FROM settled`,
 };
 
 /**
- * Settles holds taken from leases: the `settle_leased_holds` function (migration `account_leases`) writes
- * each hold's row already settled, captures from the balance and from the lease, and writes the ledger
- * and log rows, exactly once per request id. Its parameter is a JSON array of the same items plus the
- * lease's record of the hold (leaseId, holdMicros, takenAtMs, expiresAtMs, keyId, accountId, model).
+ * Settles holds taken from leases: the `settle_leased_holds` function (migration
+ * `leased_holds_leave_no_row`) writes each request's log row, and a request whose log exists was
+ * settled before and is skipped; for the others it captures from the balance and from the lease and
+ * writes the ledger row, exactly once per request id. Such a hold never has a row in `holds`. Its
+ * parameter is a JSON array of the same items plus the lease's record of the hold (leaseId, keyId,
+ * accountId, model, route).
  */
 export const settleLeasedHoldsStatement = {
   name: 'billing_settle_leased_holds',

@@ -85,7 +85,7 @@ describe('SettlementService (Postgres)', () => {
       held: 0n,
       captures: totalCaptured,
       openHolds: 0n,
-      capturesWithoutSettledHold: 0,
+      capturesWithoutSettlement: 0,
     });
     // The ledger records the money that moved: one capture row per hold that captured something.
     const ledgerKinds = await billing.prisma.ledgerEntry.groupBy({

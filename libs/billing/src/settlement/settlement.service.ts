@@ -66,7 +66,7 @@ export class SettlementService {
 /** Every log field, the request id and the capture: STATEMENT_ITEM_COLUMNS of settle-holds.statement.ts. */
 type StatementItem = Record<keyof SettlementLogInput | 'requestId' | 'captureMicros', unknown>;
 /** The lease's record of the hold, which settle_leased_holds reads beside the statement item's. */
-type LeaseColumns = Record<Exclude<keyof LeasedHold, 'amount'> | 'holdMicros', unknown>;
+type LeaseColumns = Record<Exclude<keyof LeasedHold, 'amount'>, unknown>;
 type LeasedStatementItem = StatementItem & LeaseColumns;
 
 /**
@@ -94,7 +94,7 @@ function toStatementItem({ requestId, captureMicros, log }: SettlementInput): St
   };
 }
 
-/** The hold row's values come from the lease's record of the hold; they win over the log's. */
+/** The lease's record of the hold names the key, account, model and route; it wins over the log's. */
 function toLeasedStatementItem(settlement: SettlementInput, hold: LeasedHold): LeasedStatementItem {
   const leaseColumns = {
     keyId: hold.keyId,
@@ -102,9 +102,6 @@ function toLeasedStatementItem(settlement: SettlementInput, hold: LeasedHold): L
     model: hold.model,
     route: hold.route,
     leaseId: hold.leaseId,
-    holdMicros: hold.amount.toString(),
-    takenAtMs: hold.takenAtMs,
-    expiresAtMs: hold.expiresAtMs,
   } satisfies LeaseColumns;
   return Object.assign(toStatementItem(settlement), leaseColumns);
 }

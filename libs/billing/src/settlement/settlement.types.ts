@@ -6,7 +6,7 @@ export interface SettlementInput {
   /** The actual cost, captured in full even when it exceeds the hold. */
   captureMicros: bigint;
   log: SettlementLogInput;
-  /** Set when the hold was taken from a lease: its row is written by the settlement. */
+  /** Set when the hold was taken from a lease: the settlement captures from the lease; no hold row. */
   lease?: LeasedHold;
 }
 

@@ -39,8 +39,6 @@ describe('text-settlement job payload', () => {
         model: 'kappa-2.0-flash',
         route: '/v1beta/models/generate',
         amount: 9_007_199_254_740_995n,
-        takenAtMs: 1_700_000_000_000,
-        expiresAtMs: 1_700_000_600_000,
       },
     };
     const payload = JSON.parse(JSON.stringify(toSettlementJob(leased)));
