@@ -58,9 +58,9 @@ const RENEW_LIFETIME_SHARE = 2;
  * request's hold from it in memory. Nothing can overspend: every hold is covered by money the database
  * reserved for this process, and JavaScript runs one take at a time. A leased hold has no row: its
  * settlement writes the request's log row (the once-only guard), captures from the balance and from the
- * lease, and this process gives the unused part back to the lease. When the lease cannot cover a hold, the take grows it (a round
- * trip again) or refuses it with the account's true available amount: this process's lease plus what
- * the database has left.
+ * lease, and this process gives the unused part back to the lease. When the lease cannot cover a hold,
+ * the take grows it (a round trip again) or refuses it with the account's true available amount: this
+ * process's lease plus what the database has left.
  *
  * Leases are closed when idle (their rest goes back to the account), renewed while used, and closed at
  * shutdown; if the process dies, the reaper closes them after `ttlMs`, and the requests that were in
