@@ -7,7 +7,10 @@ export interface TakeHoldInput {
   route: string;
   /** Micros to reserve: an upper bound of the request's cost. */
   amount: bigint;
-  /** After this long, the reaper settles the hold if no process did. */
+  /**
+   * After this long, the reaper settles the hold if no process did. Holds taken from a lease have no
+   * deadline of their own: the lease's lifetime bounds them.
+   */
   ttlMs: number;
 }
 
