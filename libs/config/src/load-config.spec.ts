@@ -44,7 +44,7 @@ describe('loadConfig', () => {
       leaseTtlMs: 60000,
       ssrfAllowHosts: [],
       metricsEnabled: true,
-      heapGrowingPercent: 0,
+      heapGrowingPercent: 30,
     });
     expect(config.masterKeys.currentVersion).toBe(1);
     expect(config.masterKeys.currentKey.equals(Buffer.from(MASTER_KEY, 'hex'))).toBe(true);
@@ -67,7 +67,7 @@ describe('loadConfig', () => {
       MAX_ATTEMPTS: '5',
       SSRF_ALLOW_HOSTS: ' Sim.Local , 10.0.0.0/8,, ',
       METRICS_ENABLED: 'false',
-      HEAP_GROWING_PERCENT: '30',
+      HEAP_GROWING_PERCENT: '0',
     });
 
     expect(config).toMatchObject({
@@ -83,7 +83,7 @@ describe('loadConfig', () => {
       maxAttempts: 5,
       ssrfAllowHosts: ['sim.local', '10.0.0.0/8'],
       metricsEnabled: false,
-      heapGrowingPercent: 30,
+      heapGrowingPercent: 0,
     });
   });
 

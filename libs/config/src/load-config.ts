@@ -50,7 +50,7 @@ export function loadConfig(env: Environment = process.env): GatewayConfig {
     leaseTtlMs: reader.integer('LEASE_TTL_MS', 60_000, { min: 4_000 }),
     ssrfAllowHosts: readAllowHosts(reader),
     metricsEnabled: reader.boolean('METRICS_ENABLED', true),
-    heapGrowingPercent: reader.integer('HEAP_GROWING_PERCENT', 0, { min: 0, max: 300 }),
+    heapGrowingPercent: reader.integer('HEAP_GROWING_PERCENT', 30, { min: 0, max: 300 }),
   };
 
   if (reader.problems.length > 0) throw new InvalidConfigurationError(reader.problems);

@@ -1,10 +1,14 @@
 import { setFlagsFromString } from 'node:v8';
 
 /**
- * Sets how far the heap may grow past its live data before the next full collection. V8 reads this
- * factor at every collection, so it can be set once the process runs. Its own policy lets a busy
- * gateway (about 45 MiB live) pile garbage up to 150 MiB of old space between collections; a low
- * factor trades that memory for more frequent collections (docs/performance-analysis.md).
+ * Fixes how far the old generation may grow past what the last full collection kept alive before
+ * the next one. V8 reads the factor at every full collection, so it can be set once the process
+ * runs. V8's own factor is derived from the collector's measured speed against the rate of
+ * promotion, and falls back to its maximum (4.0 on a machine with a few GiB of memory) whenever that
+ * measurement is missing or slow: after an idle spell, or a collection stretched by a busy CPU. A
+ * replica under steady load then piles its old space up to four times its live data (about 30 MiB)
+ * before collecting. A fixed factor keeps RSS steady at the cost of collections that are cheap
+ * while little is promoted (docs/performance-analysis.md); 0 keeps V8's own policy.
  */
 export function applyHeapGrowingPercent(percent: number): void {
   if (percent > 0) setFlagsFromString(`--heap-growing-percent=${percent}`);
