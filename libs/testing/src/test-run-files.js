@@ -3,7 +3,8 @@
 // of the whole run for any of them.
 const { join } = require('node:path');
 
-const runDirectory = join(__dirname, '..', '..', '..', 'tmp', 'test-run');
+// GATEWAY_TEST_RUN_DIR lets two Jest runs on one machine keep their files apart.
+const runDirectory = process.env.GATEWAY_TEST_RUN_DIR ?? join(__dirname, '..', '..', '..', 'tmp', 'test-run');
 
 module.exports = {
   runDirectory,
