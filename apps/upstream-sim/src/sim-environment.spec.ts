@@ -16,19 +16,37 @@ describe('readSimEnvironment', () => {
 });
 
 describe('parseSimKeys', () => {
-  it('assigns wire:key entries to their wire and bare keys to every wire', () => {
+  it('assigns wire:key entries to their wire and bare keys to every wire whose key form they fit', () => {
     expect(parseSimKeys('kappa:k1, kappa:k2,shared')).toEqual({
       kappa: ['k1', 'k2', 'shared'],
       compat: ['shared'],
+      eta: ['shared'],
+      beta: undefined,
+    });
+    expect(parseSimKeys('sk-relay,beta:ak|sk')).toEqual({
+      kappa: ['sk-relay'],
+      compat: ['sk-relay'],
+      eta: ['sk-relay'],
+      beta: ['sk-relay', 'ak|sk'],
     });
   });
 
   it('leaves a wire without entries on its default', () => {
-    expect(parseSimKeys('compat:c1')).toEqual({ kappa: undefined, compat: ['c1'] });
+    expect(parseSimKeys('compat:c1')).toEqual({
+      kappa: undefined,
+      compat: ['c1'],
+      eta: undefined,
+      beta: undefined,
+    });
   });
 
   it('accepts a JSON object and rejects a malformed one', () => {
-    expect(parseSimKeys('{"kappa":["k1"]}')).toEqual({ kappa: ['k1'], compat: undefined });
+    expect(parseSimKeys('{"kappa":["k1"],"eta":["e1"]}')).toEqual({
+      kappa: ['k1'],
+      compat: undefined,
+      eta: ['e1'],
+      beta: undefined,
+    });
     expect(() => parseSimKeys('{"compat":"c1"}')).toThrow('SIM_KEYS');
   });
 });

@@ -1,4 +1,4 @@
-import { SimulatorOptions } from '@gateway/simulators';
+import { SimulatorOptions, isBetaKey } from '@gateway/simulators';
 
 export interface SimEnvironment {
   port: number;
@@ -9,7 +9,7 @@ export interface SimEnvironment {
 
 const DEFAULT_PORT = 4010;
 const DEFAULT_HOST = '127.0.0.1';
-const WIRES = ['kappa', 'compat'] as const;
+const WIRES = ['kappa', 'compat', 'eta', 'beta'] as const;
 type Wire = (typeof WIRES)[number];
 
 /**
@@ -27,12 +27,13 @@ export function readSimEnvironment(env: NodeJS.ProcessEnv): SimEnvironment {
 
 /**
  * SIM_KEYS lists accepted keys as `wire:key` entries separated by commas
- * (`kappa:k1,kappa:k2,compat:c1`); an entry without a wire is accepted on every wire. A JSON object
+ * (`kappa:k1,kappa:k2,compat:c1,beta:AK|SK,beta:sk-relay`); an entry without a wire is accepted on
+ * every wire whose key form it fits (beta keys are `AccessKey|SecretKey` or `sk-…`). A JSON object
  * (`{"kappa":["k1"],"compat":["c1"]}`) works too. A wire left out keeps its default key.
  */
 export function parseSimKeys(value: string): SimulatorOptions['keys'] {
   if (value.trim().startsWith('{')) return parseJsonKeys(value);
-  const keys: Record<Wire, string[]> = { kappa: [], compat: [] };
+  const keys = emptyKeys();
   for (const entry of value
     .split(',')
     .map((item) => item.trim())
@@ -42,14 +43,16 @@ export function parseSimKeys(value: string): SimulatorOptions['keys'] {
     if (wire !== undefined && isWire(wire)) {
       const key = entry.slice(separator + 1).trim();
       if (key) keys[wire].push(key);
-    } else for (const every of WIRES) keys[every].push(entry);
+    } else {
+      for (const every of WIRES) if (every !== 'beta' || isBetaKey(entry)) keys[every].push(entry);
+    }
   }
   return withoutEmptyWires(keys);
 }
 
 function parseJsonKeys(value: string): SimulatorOptions['keys'] {
   const parsed: unknown = JSON.parse(value);
-  const keys: Record<Wire, string[]> = { kappa: [], compat: [] };
+  const keys = emptyKeys();
   if (typeof parsed !== 'object' || parsed === null) throw new Error('SIM_KEYS: expected a JSON object');
   for (const wire of WIRES) {
     const listed: unknown = (parsed as Record<string, unknown>)[wire];
@@ -62,10 +65,16 @@ function parseJsonKeys(value: string): SimulatorOptions['keys'] {
   return withoutEmptyWires(keys);
 }
 
+function emptyKeys(): Record<Wire, string[]> {
+  return { kappa: [], compat: [], eta: [], beta: [] };
+}
+
 function withoutEmptyWires(keys: Record<Wire, string[]>): SimulatorOptions['keys'] {
   return {
     kappa: keys.kappa.length > 0 ? keys.kappa : undefined,
     compat: keys.compat.length > 0 ? keys.compat : undefined,
+    eta: keys.eta.length > 0 ? keys.eta : undefined,
+    beta: keys.beta.length > 0 ? keys.beta : undefined,
   };
 }
 

@@ -158,5 +158,10 @@ describe('control routes and scripting sources', () => {
     const kappa = await getUrl(`${simulator.url}/v1beta/files`);
     expect(parseJson(kappa.text)).toMatchObject({ error: { status: 'NOT_FOUND' } });
     expect((await journal(1))[0].path).toBe('/v1beta/files');
+    const beta = await getUrl(`${simulator.url}/?Action=CVSync2AsyncGetResult&Version=2022-08-31`);
+    expect(beta.status).toBe(404);
+    expect(parseJson(beta.text)).toMatchObject({
+      ResponseMetadata: { Action: 'CVSync2AsyncGetResult', Error: { Code: 'NotFound' } },
+    });
   });
 });

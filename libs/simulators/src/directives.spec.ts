@@ -6,7 +6,8 @@ describe('directives', () => {
     expect(
       parseDirectives(
         'latency=5;chunks=4;interval=10;usage=12/34;error=overload;status=500;retry_after=7;error_after=2;' +
-          'block=output;finish=length;text=Hello%20there%3B%20friend;tool=lookup;thoughts=9;hang=250',
+          'block=output;finish=length;text=Hello%20there%3B%20friend;tool=lookup;thoughts=9;hang=250;' +
+          'code=50430;polls=2;task_ms=300;url_ttl=0;images=3',
       ),
     ).toEqual({
       latencyMs: 5,
@@ -23,12 +24,19 @@ describe('directives', () => {
       tool: 'lookup',
       thoughts: 9,
       hangMs: 250,
+      code: '50430',
+      polls: 2,
+      taskMs: 300,
+      urlTtlSeconds: 0,
+      images: 3,
     });
   });
 
   it('accepts commas as separators and ignores unknown keys and malformed values', () => {
     expect(
-      parseDirectives(' chunks=2 , colour=blue, usage=1/x, error=meltdown, interval=-3, latency=1'),
+      parseDirectives(
+        ' chunks=2 , colour=blue, usage=1/x, error=meltdown, interval=-3, latency=1, images=0, polls=x',
+      ),
     ).toEqual({
       chunks: 2,
       latencyMs: 1,

@@ -41,6 +41,16 @@ export interface Directives {
   thoughts?: number;
   /** How long a timeout keeps the connection without answering. */
   hangMs?: number;
+  /** The wire's own error code for a scripted error, where one class has several (beta, eta). */
+  code?: string;
+  /** Asynchronous tasks: result queries answered "pending" before the result. */
+  polls?: number;
+  /** Asynchronous tasks: time from submission until the result is ready. */
+  taskMs?: number;
+  /** Lifetime of the result-file URLs of this answer, overriding the wire's. */
+  urlTtlSeconds?: number;
+  /** Number of images where the upstream chooses how many (iota group mode, beta). */
+  images?: number;
 }
 
 const BODY_MARKER_OPEN = '[[sim';
@@ -110,6 +120,16 @@ function applyDirective(directives: Directives, key: string, value: string): voi
       return assignDefined(directives, 'thoughts', nonNegativeInteger(value));
     case 'hang':
       return assignDefined(directives, 'hangMs', nonNegativeInteger(value));
+    case 'code':
+      return assignDefined(directives, 'code', value || undefined);
+    case 'polls':
+      return assignDefined(directives, 'polls', nonNegativeInteger(value));
+    case 'task_ms':
+      return assignDefined(directives, 'taskMs', nonNegativeInteger(value));
+    case 'url_ttl':
+      return assignDefined(directives, 'urlTtlSeconds', nonNegativeInteger(value));
+    case 'images':
+      return assignDefined(directives, 'images', positiveInteger(value));
   }
 }
 

@@ -1,9 +1,9 @@
 import { crc32, inflateSync } from 'node:zlib';
-import { solidPngBase64 } from './png.util';
+import { encodeSolidPng } from './png.util';
 
-describe('solidPngBase64', () => {
+describe('encodeSolidPng', () => {
   it('encodes a valid PNG of the requested size', () => {
-    const png = Buffer.from(solidPngBase64(64, 32), 'base64');
+    const png = encodeSolidPng(64, 32, 0xb0);
     expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
     const chunks: Array<{ type: string; data: Buffer }> = [];
     for (let offset = 8; offset < png.length;) {
@@ -16,6 +16,8 @@ describe('solidPngBase64', () => {
     expect(chunks.map((chunk) => chunk.type)).toEqual(['IHDR', 'IDAT', 'IEND']);
     expect(chunks[0].data.readUInt32BE(0)).toBe(64);
     expect(chunks[0].data.readUInt32BE(4)).toBe(32);
-    expect(inflateSync(chunks[1].data)).toHaveLength(32 * (1 + 64 * 3));
+    const pixels = inflateSync(chunks[1].data);
+    expect(pixels).toHaveLength(32 * (1 + 64 * 3));
+    expect(pixels[1]).toBe(0xb0);
   });
 });

@@ -9,3 +9,10 @@ export function randomAlphanumeric(length: number): string {
   for (let index = 0; index < length; index += 1) id += ALPHABET[Math.floor(Math.random() * ALPHABET.length)];
   return id;
 }
+
+/** `length` random decimal digits (upstream task ids and request-id timestamps are digit strings). */
+export function randomDigits(length: number): string {
+  let digits = '';
+  for (let index = 0; index < length; index += 1) digits += Math.floor(Math.random() * 10);
+  return digits;
+}

@@ -8,8 +8,15 @@ export interface JournalEntry {
   headers: Record<string, string | string[] | undefined>;
   /** Whether the wire accepted the credential the request carried. */
   authenticated: boolean;
-  /** Raw body text, cut at 64 KiB. */
+  /** Raw body text, cut at 64 KiB (empty for multipart bodies, which `form` describes). */
   body: string;
+  /** A multipart body: its text parts, and its files by name, type and length. */
+  form?: JournalForm;
+}
+
+export interface JournalForm {
+  fields: Record<string, string | string[]>;
+  files: Array<{ field: string; filename: string; contentType: string; bytes: number }>;
 }
 
 export const JOURNAL_CAPACITY = 200;

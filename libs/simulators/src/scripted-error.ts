@@ -10,6 +10,8 @@ export interface ScriptedError {
   status?: number;
   retryAfterSeconds?: number;
   hangMs: number;
+  /** The wire's own code, when the test picked one (`code=`). */
+  code?: string;
 }
 
 /** A complete error answer of one wire: status, envelope and extra headers. */
@@ -35,6 +37,7 @@ export function scriptedErrorOf(directives: Directives): ScriptedError | undefin
     status: directives.status,
     retryAfterSeconds: directives.retryAfterSeconds,
     hangMs: directives.hangMs ?? DEFAULT_HANG_MS,
+    code: directives.code,
   };
 }
 

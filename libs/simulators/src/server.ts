@@ -1,10 +1,14 @@
 import Fastify, { FastifyInstance } from 'fastify';
+import { registerBetaRoutes } from './beta/beta.routes';
 import { registerCompatRoutes } from './compat/compat.routes';
 import { registerControlRoutes } from './control.routes';
 import { splitDirectivePrefix } from './directive-prefix.util';
+import { registerEtaRoutes } from './eta/eta.routes';
 import { registerKappaRoutes } from './kappa/kappa.routes';
 import { notFoundHandler } from './not-found.handler';
 import { registerRequestLifecycle } from './request-lifecycle';
+import { resultFileHandler } from './result-file.handler';
+import { RESULT_FILES_PATH } from './result-file-url.util';
 import { simulatedRoute } from './simulated-route';
 import { SimulatorOptions, StartSimulatorOptions, resolveSimulatorSettings } from './simulator-options';
 import { SimulatorState } from './simulator-state';
@@ -41,6 +45,9 @@ export function createSimulatorServer(options: SimulatorOptions = {}): FastifyIn
   registerControlRoutes(server, state);
   registerKappaRoutes(server, settings, state);
   registerCompatRoutes(server, settings, state);
+  registerEtaRoutes(server, settings, state);
+  registerBetaRoutes(server, settings, state);
+  server.get(`${RESULT_FILES_PATH}:name`, simulatedRoute(state, resultFileHandler(state)));
   server.setNotFoundHandler(simulatedRoute(state, notFoundHandler()));
   return server;
 }

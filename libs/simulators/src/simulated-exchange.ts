@@ -1,5 +1,5 @@
 import { Directives, findBodyDirectives, mergeDirectives, parseDirectives } from './directives';
-import { JournalEntry } from './request-journal';
+import { JournalEntry, JournalForm } from './request-journal';
 
 /**
  * Per-request state of a simulated wire call: the prefix directives, the abort signal that fires when
@@ -36,6 +36,11 @@ export class SimulatedExchange {
 
   markAuthenticated(): void {
     if (this.journalEntry) this.journalEntry.authenticated = true;
+  }
+
+  /** Multipart bodies are read by the route, after the journal entry was written. */
+  recordForm(form: JournalForm): void {
+    if (this.journalEntry) this.journalEntry.form = form;
   }
 
   /** Prefix, then the `x-sim` header, then the body marker: later sources override earlier ones. */

@@ -1,5 +1,7 @@
 import { IncomingMessage } from 'node:http';
+import { BetaTaskStore } from './beta/beta-task.store';
 import { RequestJournal } from './request-journal';
+import { ResultFileStore } from './result-file.store';
 import { SimulatedExchange } from './simulated-exchange';
 import { SimulatorStats } from './simulator-stats';
 
@@ -7,6 +9,9 @@ import { SimulatorStats } from './simulator-stats';
 export class SimulatorState {
   readonly stats = new SimulatorStats();
   readonly journal = new RequestJournal();
+  /** Generated files behind result URLs; kept across `reset` like the tasks that point at them. */
+  readonly files = new ResultFileStore();
+  readonly betaTasks = new BetaTaskStore();
   private readonly exchanges = new WeakMap<IncomingMessage, SimulatedExchange>();
 
   begin(request: IncomingMessage, prefix: string | undefined): void {

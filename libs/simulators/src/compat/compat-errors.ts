@@ -52,6 +52,17 @@ export function compatInvalidValue(param: string, message: string): WireError {
   return compatError(400, message, 'invalid_request_error', 'invalid_value', param);
 }
 
+/** What `img-*` answer to a field they do not take, `response_format` above all (upstreams.md §2.3). */
+export function compatUnknownParameter(param: string): WireError {
+  return compatError(
+    400,
+    `Unknown parameter: '${param}'.`,
+    'invalid_request_error',
+    'unknown_parameter',
+    param,
+  );
+}
+
 export function compatInvalidJson(): WireError {
   return compatError(
     400,
@@ -78,6 +89,16 @@ export function compatScriptedError(scripted: ScriptedError): WireError {
   const error = compatClassError(scripted);
   const retryHeaders = retryAfterHeader(scripted);
   return retryHeaders ? { ...error, headers: retryHeaders } : error;
+}
+
+/** How `img-*` report a blocked prompt or image (upstreams.md §2.5); `draw-*` say content_policy_violation. */
+export function compatModerationBlocked(): WireError {
+  return compatError(
+    400,
+    'Your request was rejected by the safety system. If you believe this is an error, contact us.',
+    'image_generation_user_error',
+    'moderation_blocked',
+  );
 }
 
 function compatClassError(scripted: ScriptedError): WireError {

@@ -1,4 +1,4 @@
-import { solidPngBase64 } from '../png.util';
+import { solidImage } from '../image-bytes.util';
 
 /** Output size at `1K` per aspect ratio; `2K` and `4K` scale both sides by 2 and 4. */
 const DIMENSIONS_AT_1K: Record<string, readonly [number, number]> = {
@@ -53,7 +53,7 @@ export function toKappaImageOutput(model: string, config: KappaImageConfig): Kap
   const scale = SIZE_SCALE[size] ?? 1;
   return {
     mimeType: 'image/png',
-    data: solidPngBase64(width * scale, height * scale),
+    data: solidImage('png', width * scale, height * scale).base64,
     tokens: imageTokensOf(model, size),
   };
 }

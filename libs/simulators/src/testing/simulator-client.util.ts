@@ -68,6 +68,27 @@ export function sseData(body: string, terminator: '\r\n\r\n' | '\n\n'): string[]
     });
 }
 
+/** A download's status, content type and raw bytes (result files are binary). */
+export async function getBytes(
+  url: string,
+): Promise<{ status: number; contentType: string | null; bytes: Buffer }> {
+  const response = await fetch(url);
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type'),
+    bytes: Buffer.from(await response.arrayBuffer()),
+  };
+}
+
+export async function postForm(
+  url: string,
+  form: FormData,
+  headers: Record<string, string> = {},
+): Promise<HttpResult> {
+  const response = await fetch(url, { method: 'POST', headers, body: form });
+  return { status: response.status, headers: response.headers, text: await response.text() };
+}
+
 export function parseJson(text: string): Record<string, unknown> {
   return JSON.parse(text) as Record<string, unknown>;
 }
