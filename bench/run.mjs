@@ -8,13 +8,14 @@
 //   --no-build              use the existing dist/
 //   --rounds n, --seconds s override the mode's rounds and seconds per run (quicker comparisons)
 import { execFileSync, execSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, release, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { CLOCK_TICKS_PER_SECOND } from './lib/proc-stats.mjs';
 import { preflight, runOpenStreams, runTimeToFirstByte, runWrkScenario } from './lib/runner.mjs';
+import { takeRunLock } from './lib/run-lock.mjs';
 import { openStreamPrompt, requestBody, SCENARIOS, scenarioPlan, streamEndMarker } from './lib/scenarios.mjs';
 import { orderForRound } from './lib/stats.mjs';
 import { deriveFigures, renderBenchmarksDoc, renderSummary } from './lib/summary.mjs';
@@ -93,31 +94,7 @@ const log = (message) =>
   console.log(`[bench ${((Date.now() - startedAt) / 1000).toFixed(0).padStart(4)}s] ${message}`);
 
 // One run at a time: a second one would drop gateway_bench and rebuild dist/ under the first.
-const lockPath = join(root, 'bench', 'results', '.lock');
-mkdirSync(dirname(lockPath), { recursive: true });
-function isRunning(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return error.code === 'EPERM';
-  }
-}
-try {
-  writeFileSync(lockPath, String(process.pid), { flag: 'wx' });
-} catch {
-  const holder = Number(readFileSync(lockPath, 'utf8'));
-  if (holder && isRunning(holder)) {
-    console.error(
-      `another benchmark run (pid ${holder}) owns gateway_bench, the Redis prefix and dist/; wait for it`,
-    );
-    process.exit(1);
-  }
-  writeFileSync(lockPath, String(process.pid));
-}
-process.on('exit', () => {
-  if (existsSync(lockPath) && readFileSync(lockPath, 'utf8') === String(process.pid)) unlinkSync(lockPath);
-});
+takeRunLock(root);
 
 mkdirSync(join(resultsDir, 'bodies'), { recursive: true });
 

@@ -1,6 +1,8 @@
 // Production build: one swc pass over apps/ and libs/ into dist/, keeping the folder layout, with the
 // @gateway/* path aliases rewritten to relative imports so that plain `node dist/apps/<app>/src/main.js`
 // runs. Type checking is a separate step (npm run typecheck); swc only strips types, in about a second.
+// `--out-dir <dir>` builds elsewhere (tests that start the built processes use their own copy, inside
+// the repository so that node_modules resolves), leaving dist/ to whoever runs it.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -13,15 +15,18 @@ swcrc.jsc.baseUrl = root;
 swcrc.jsc.paths = compilerOptions.paths;
 swcrc.exclude = ['\\.spec\\.ts$', '\\.int-spec\\.ts$', 'jest\\.config\\.ts$'];
 
-const configPath = join(root, 'node_modules', '.cache', 'swcrc.build.json');
+const outDirFlag = process.argv.indexOf('--out-dir');
+const outDir = outDirFlag >= 0 ? process.argv[outDirFlag + 1] : 'dist';
+const configPath = join(root, 'node_modules', '.cache', `swcrc.build.${process.pid}.json`);
 mkdirSync(dirname(configPath), { recursive: true });
 writeFileSync(configPath, JSON.stringify(swcrc));
-rmSync(join(root, 'dist'), { recursive: true, force: true });
+rmSync(join(root, outDir), { recursive: true, force: true });
 
 const swc = join(root, 'node_modules', '@swc', 'cli', 'bin', 'swc.js');
 const result = spawnSync(
   process.execPath,
-  [swc, 'apps', 'libs', '--out-dir', 'dist', '--config-file', configPath, '--copy-files', '--quiet'],
+  [swc, 'apps', 'libs', '--out-dir', outDir, '--config-file', configPath, '--copy-files', '--quiet'],
   { cwd: root, stdio: 'inherit' },
 );
+rmSync(configPath, { force: true });
 process.exit(result.status ?? 1);

@@ -1,17 +1,14 @@
 // The processes under test: the simulator (the "direct" target and every target's upstream), the
 // reference proxy, the gateway stack (Postgres, Redis, gateway, four workers) and the peer gateway.
 // Every child is remembered so that stopEverything() can end it, also on failure or Ctrl-C.
-import { execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
 import { existsSync, openSync, closeSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import pg from 'pg';
-import { Redis } from 'ioredis';
-import { request } from 'undici';
 import { startApp, stopAll, waitForHttp, WORKER_APPS } from '../../tools/lib/processes.mjs';
 import { ensureServices } from '../../tools/lib/services.mjs';
 import { seedDemo } from '../../tools/lib/demo-seed.mjs';
+import { postAdmin, resetGatewayState } from './gateway-state.mjs';
 import { findProcesses } from './proc-stats.mjs';
 import { PROXY_KEY } from '../reference-proxy.mjs';
 
@@ -44,62 +41,6 @@ export function freePort() {
 
 const nativeHeaders = (key) => ({ 'x-vendor-api-key': key });
 const bearerHeaders = (key) => ({ authorization: `Bearer ${key}` });
-
-function databaseUrlFor(name) {
-  const url = new URL(process.env.BENCH_DATABASE_BASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres');
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-/**
- * The gateway and workers reach a co-located Postgres through its Unix socket when there is one (the
- * recommended setup, see README): on loopback TCP the kernel runs the receiving side of every write
- * in the writer's system call, which the profile showed as the largest single cost of a request.
- */
-const POSTGRES_SOCKET_DIRECTORY = '/var/run/postgresql';
-
-function appDatabaseUrlFor(name) {
-  if (process.env.BENCH_DATABASE_BASE_URL || !existsSync(join(POSTGRES_SOCKET_DIRECTORY, '.s.PGSQL.5432'))) {
-    return databaseUrlFor(name);
-  }
-  return `postgresql://postgres@localhost/${name}?host=${encodeURIComponent(POSTGRES_SOCKET_DIRECTORY)}`;
-}
-
-async function dropDatabase(name) {
-  const client = new pg.Client({ connectionString: databaseUrlFor('postgres') });
-  await client.connect();
-  try {
-    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  } finally {
-    await client.end();
-  }
-}
-
-async function deleteRedisKeys(redisUrl, prefix) {
-  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  await redis.connect();
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length > 0) await redis.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
-}
-
-async function postAdmin(gatewayUrl, adminToken, path, body) {
-  const answer = await request(`${gatewayUrl}${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const text = await answer.body.text();
-  if (answer.statusCode >= 300) throw new Error(`POST ${path} answered ${answer.statusCode}: ${text}`);
-  return JSON.parse(text);
-}
 
 /**
  * Starts and remembers processes. `log` prints progress; `logDir` receives the stdout/stderr of the
@@ -223,28 +164,13 @@ export function createStack({ root, logDir, log, profileDir = null }) {
    */
   async function startGateways(simulator, names) {
     await ensureServices({ log });
-    const databaseUrl = databaseUrlFor(BENCH_DATABASE);
-    const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
-    log(`resetting database ${BENCH_DATABASE} and Redis prefix ${BENCH_REDIS_PREFIX}:`);
-    await dropDatabase(BENCH_DATABASE);
-    execFileSync(process.execPath, [join(root, 'tools', 'migrate.mjs'), 'deploy', '--quiet'], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: databaseUrl },
-      stdio: 'inherit',
+    const stateEnv = await resetGatewayState({
+      root,
+      database: BENCH_DATABASE,
+      redisPrefix: BENCH_REDIS_PREFIX,
+      log,
     });
-    await deleteRedisKeys(redisUrl, BENCH_REDIS_PREFIX);
-
-    const baseEnv = {
-      ...process.env,
-      NODE_ENV: 'production',
-      DATABASE_URL: appDatabaseUrlFor(BENCH_DATABASE),
-      REDIS_URL: redisUrl,
-      REDIS_PREFIX: BENCH_REDIS_PREFIX,
-      ADMIN_TOKEN: randomBytes(24).toString('hex'),
-      MASTER_KEY: randomBytes(32).toString('hex'),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-    };
+    const baseEnv = { ...stateEnv, LOG_LEVEL: 'info' };
     const workers = WORKER_APPS.map((app) => remember(startApp(root, app, baseEnv, { quiet: true }), app));
     const adminPort = await freePort();
     const adminGateway = {

@@ -4,6 +4,9 @@ import { errorMessageOf } from '@gateway/observability';
 import { createGatewayApp } from './bootstrap';
 import { applyHeapGrowingPercent } from './runtime/heap-policy';
 
+/** Time allowed after the grace period for ending streams, settling and closing before the process stops regardless. */
+const CLOSE_MARGIN_MS = 5_000;
+
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
   applyHeapGrowingPercent(config.heapGrowingPercent);
@@ -13,6 +16,10 @@ async function main(): Promise<void> {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
       logger.info({ signal }, 'shutting down');
+      setTimeout(() => {
+        logger.error({ signal }, 'shutdown did not finish in time; exiting');
+        logger.flush(() => process.exit(1));
+      }, config.shutdownGraceMs + CLOSE_MARGIN_MS).unref();
       shutdown().then(
         () => logger.flush(() => process.exit(0)),
         (error: unknown) => {

@@ -9,8 +9,9 @@ const REAP_BATCH = 500;
 
 /**
  * Every 30 s, settles holds whose owner never did (the process died mid-request) and closes leases
- * whose owner stopped renewing them. Each worker-text
- * instance upserts the same job scheduler, so however many run, one reaping job is due per interval.
+ * whose owner stopped renewing them. Each worker-text instance upserts the same job scheduler, so
+ * however many run, one reaping job is due per interval; each upserts it again after a Redis
+ * reconnection (a Redis restarted without its data lost it).
  */
 @Injectable()
 export class HoldReaperProcessor implements OnApplicationBootstrap {
@@ -21,13 +22,10 @@ export class HoldReaperProcessor implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.queues
-      .producer(QUEUE_NAMES.textMaintenance)
-      .upsertJobScheduler(
-        HOLD_REAPER_SCHEDULER_ID,
-        { every: REAP_INTERVAL_MS },
-        { name: HOLD_REAPER_SCHEDULER_ID, opts: { removeOnComplete: true, removeOnFail: 50 } },
-      );
+    await this.queues.keepJobScheduler(QUEUE_NAMES.textMaintenance, HOLD_REAPER_SCHEDULER_ID, {
+      everyMs: REAP_INTERVAL_MS,
+      opts: { removeOnComplete: true, removeOnFail: 50 },
+    });
     this.queues.consume<unknown, number>(QUEUE_NAMES.textMaintenance, () => this.reapExpiredHolds(), {
       concurrency: 1,
     });

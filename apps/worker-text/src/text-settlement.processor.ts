@@ -1,13 +1,14 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { SettlementService, type SettlementInput } from '@gateway/billing';
+import { isRefusedByDatabase, SettlementService, type SettlementInput } from '@gateway/billing';
 import type { Environment } from '@gateway/config';
-import { errorMessageOf } from '@gateway/observability';
+import { errorMessageOf, type GatewayLogger } from '@gateway/observability';
 import {
   fromSettlementJob,
   QUEUE_NAMES,
   QueueRuntime,
   readWorkerConcurrency,
   WORKER_ENVIRONMENT,
+  WORKER_LOGGER,
   type TextSettlementJob,
 } from '@gateway/tasks';
 import { UnrecoverableError, type Job } from 'bullmq';
@@ -15,8 +16,13 @@ import { UnrecoverableError, type Job } from 'bullmq';
 const DEFAULT_CONCURRENCY = 16;
 
 /**
- * Applies settlements the gateway handed over. A failed database write throws, so BullMQ retries the
- * job with backoff; the settlement itself applies at most once, so a retry after a lost reply is safe.
+ * Applies settlements the gateway handed over, one request per job, so a settlement the database
+ * refuses never holds others back. A failed write that can pass (a lost connection, a restart, a
+ * deadlock) throws, so BullMQ retries the job with backoff; the settlement itself applies at most once,
+ * so a retry after a lost reply is safe. A write Postgres refused for a value it carries can never
+ * succeed: the job fails at once, logged with what it would have captured. Its hold then ends as every
+ * unsettled hold does, released by the reaper (or with its lease), charging nothing: the ledger stays
+ * balanced and the operator, told by the log, absorbs the cost.
  */
 @Injectable()
 export class TextSettlementProcessor implements OnApplicationBootstrap {
@@ -26,6 +32,7 @@ export class TextSettlementProcessor implements OnApplicationBootstrap {
     private readonly queues: QueueRuntime,
     private readonly settlements: SettlementService,
     @Inject(WORKER_ENVIRONMENT) env: Environment,
+    @Inject(WORKER_LOGGER) private readonly logger: GatewayLogger,
   ) {
     this.concurrency = readWorkerConcurrency(env, 'TEXT_WORKER_CONCURRENCY', DEFAULT_CONCURRENCY);
   }
@@ -38,8 +45,29 @@ export class TextSettlementProcessor implements OnApplicationBootstrap {
 
   /** Returns whether this job applied the settlement (false: an earlier one had). */
   async process(job: Job<TextSettlementJob>): Promise<boolean> {
-    const { appliedRequestIds } = await this.settlements.settleMany([settlementOf(job)]);
-    return appliedRequestIds.length > 0;
+    const settlement = settlementOf(job);
+    try {
+      const { appliedRequestIds, overages } = await this.settlements.settleMany([settlement]);
+      for (const overage of overages) {
+        this.logger.warn(
+          { requestId: overage.requestId, overageMicros: overage.micros.toString() },
+          'usage beyond what the account could pay was not captured',
+        );
+      }
+      return appliedRequestIds.length > 0;
+    } catch (error) {
+      if (!isRefusedByDatabase(error)) throw error;
+      this.logger.error(
+        {
+          err: error,
+          requestId: settlement.requestId,
+          captureMicros: settlement.captureMicros.toString(),
+          leaseId: settlement.lease?.leaseId,
+        },
+        'settlement refused by the database; not retried, its hold is released without a capture',
+      );
+      throw new UnrecoverableError(`settlement refused by the database: ${errorMessageOf(error)}`);
+    }
   }
 }
 

@@ -187,21 +187,74 @@ describe('worker-text (Postgres, Redis)', () => {
     expect(await prisma.requestLog.count({ where: { requestId } })).toBe(1);
   });
 
-  it('lets BullMQ retry a settlement whose database write failed', async () => {
+  it('settles usage beyond the integer columns, storing the counts at their maximum', async () => {
     const requestId = await heldRequest(1_000_000n);
     const settlement = settlementOf(requestId, 500_000n);
-    // latency_ms is int4: the statement fails as a whole, as on any database error.
+    settlement.log.outputTokens = 3_000_000_000;
     settlement.log.latencyMs = 3_000_000_000;
 
     await enqueueTextSettlement(settlementQueue, settlement);
-    const job = (await settlementQueue.getJob(textSettlementJobId(requestId))) as Job;
-    await waitFor(async () => (await settlementQueue.getJob(job.id ?? ''))?.attemptsMade === 1);
+    await waitFor(() => isSettled(requestId));
 
-    const retried = await settlementQueue.getJob(job.id ?? '');
-    expect(await retried?.getState()).toBe('delayed');
-    expect(retried?.failedReason).toMatch(/out of range/);
-    expect(await isSettled(requestId)).toBe(false);
-    await retried?.remove();
+    expect(await prisma.requestLog.findUnique({ where: { requestId } })).toMatchObject({
+      outputTokens: 2_147_483_647,
+      latencyMs: 2_147_483_647,
+      costMicros: 500_000n,
+    });
+    expect(await ledgerKinds(requestId)).toEqual([['capture', 500_000n]]);
+  });
+
+  it('lets BullMQ retry a settlement whose write can succeed later, and settles it then', async () => {
+    const requestId = await heldRequest(1_000_000n);
+    // Gone for a while, as in a deployment whose migration has not run yet: a retry can get past it.
+    await pool.query('ALTER TABLE request_logs RENAME TO request_logs_away');
+    let job: Job | undefined;
+    try {
+      await enqueueTextSettlement(settlementQueue, settlementOf(requestId, 500_000n));
+      job = await settlementQueue.getJob(textSettlementJobId(requestId));
+      await waitFor(async () => (await settlementQueue.getJob(job?.id ?? ''))?.attemptsMade === 1);
+      const retried = await settlementQueue.getJob(job?.id ?? '');
+      expect(await retried?.getState()).toBe('delayed');
+      expect(retried?.failedReason).toMatch(/request_logs/);
+      expect(await isSettled(requestId)).toBe(false);
+    } finally {
+      await pool.query('ALTER TABLE request_logs_away RENAME TO request_logs');
+    }
+
+    await waitFor(async () => (await job?.getState()) === 'completed');
+    expect(await isSettled(requestId)).toBe(true);
+    expect(await ledgerKinds(requestId)).toEqual([['capture', 500_000n]]);
+  });
+
+  it('fails a settlement the database refuses at once, and the reaper releases its hold', async () => {
+    // A constraint no sanitising satisfies stands for any value the database refuses.
+    await pool.query(
+      "ALTER TABLE request_logs ADD CONSTRAINT spec_refuses_channel CHECK (channel_id IS DISTINCT FROM 'chan_refused')",
+    );
+    const requestId = await heldRequest(1_000_000n);
+    try {
+      const settlement = settlementOf(requestId, 500_000n);
+      settlement.log.channelId = 'chan_refused';
+      await enqueueTextSettlement(settlementQueue, settlement);
+      const job = (await settlementQueue.getJob(textSettlementJobId(requestId))) as Job;
+
+      await waitFor(async () => (await job.getState()) === 'failed');
+      const failed = await settlementQueue.getJob(job.id ?? '');
+      expect(failed?.attemptsMade).toBe(1);
+      expect(failed?.failedReason).toMatch(/refused by the database.*spec_refuses_channel/);
+    } finally {
+      await pool.query('ALTER TABLE request_logs DROP CONSTRAINT spec_refuses_channel');
+    }
+
+    // Its deadline passes, as it would after HOLD_TTL_MS.
+    await pool.query(
+      `UPDATE holds SET expires_at = now() AT TIME ZONE 'UTC' - interval '1 minute' WHERE request_id = $1`,
+      [requestId],
+    );
+    await maintenanceQueue.add(HOLD_REAPER_SCHEDULER_ID, {});
+    await waitFor(() => isSettled(requestId));
+    expect(await ledgerKinds(requestId)).toEqual([]);
+    expect((await prisma.requestLog.findUnique({ where: { requestId } }))?.endReason).toBe('abandoned');
   });
 
   it('fails a malformed settlement at once instead of retrying it', async () => {

@@ -5,3 +5,4 @@ export * from './key/credentials.extract';
 export * from './key/key-resolver';
 export * from './key/key-row.source';
 export * from './key/resolved-key';
+export * from './throttle/auth-failure.throttle';

@@ -18,11 +18,19 @@ export interface PgPoolOptions {
   asynchronousCommit?: boolean;
 }
 
+/**
+ * A process's pool must get an 'error' listener from its owner (logConnectionErrors of
+ * @gateway/observability, with the owner's logger): an idle client whose backend goes away (a
+ * Postgres restart, pg_terminate_backend) makes the pool emit 'error', which ends the process unheard.
+ */
 export function createPgPool(databaseUrl: string, maxConnections = 10, options: PgPoolOptions = {}): Pool {
   return new Pool({
     connectionString: databaseUrl,
     max: maxConnections,
     idleTimeoutMillis: 30_000,
+    // A database host that drops packets instead of refusing would otherwise hold a request for the
+    // operating system's connect timeout (minutes) before its 503.
+    connectionTimeoutMillis: 5_000,
     options: options.asynchronousCommit ? '-c synchronous_commit=off' : undefined,
   });
 }

@@ -1,3 +1,4 @@
+export * from './logger/connection-errors.util';
 export * from './logger/error-message.util';
 export * from './logger/create-logger';
 export * from './logger/log-redaction.paths';

@@ -1,2 +1,4 @@
 export * from './test-database';
 export * from './wait-for';
+export * from './redis-faults';
+export * from './test-run-files';

@@ -1,9 +1,10 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { extractCredential, KeyResolver } from '@gateway/auth';
+import { AuthFailureThrottle, extractCredential, KeyResolver } from '@gateway/auth';
 import { GatewayError } from '../errors/gateway-error';
 import { routeFamilyOf } from '../errors/route-family';
 import { gatewayState } from '../http/gateway-request';
+import { refusalAfterFailure } from './auth-failure.refusal';
 
 const REJECTION_MESSAGES = {
   missing: 'No API key provided. Send it as Authorization: Bearer <key>.',
@@ -15,28 +16,42 @@ const REJECTION_MESSAGES = {
 /** Resolves the inference key (cached; no database query on a hit) and attaches it to the request. */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
-  constructor(private readonly keys: KeyResolver) {}
+  constructor(
+    private readonly keys: KeyResolver,
+    private readonly failures: AuthFailureThrottle,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     await this.authenticate(context.switchToHttp().getRequest<FastifyRequest>());
     return true;
   }
 
-  /** Attaches the request's key, or throws the GatewayError that refuses it. */
+  /**
+   * Attaches the request's key, or throws the GatewayError that refuses it. A request authenticated
+   * already (by the early hook, before its body was read) is not checked twice.
+   */
   async authenticate(request: FastifyRequest): Promise<void> {
+    const state = gatewayState(request);
+    if (state.apiKey !== undefined) return;
     const family = routeFamilyOf(request.url) === 'native' ? 'native' : 'openai';
     const credential = extractCredential(request.headers, request.query as Record<string, unknown>, family);
     if (!credential) {
       const hint = family === 'native' ? ' (or x-vendor-api-key: <key>, or ?key=<key>)' : '';
-      throw new GatewayError('unauthenticated', REJECTION_MESSAGES.missing.replace('.', `${hint}.`));
+      const refusal = new GatewayError(
+        'unauthenticated',
+        REJECTION_MESSAGES.missing.replace('.', `${hint}.`),
+      );
+      throw await refusalAfterFailure(this.failures, request, refusal);
     }
     const resolution = await this.keys.resolve(credential).catch((error: unknown) => {
       throw new GatewayError('service_unavailable', 'Keys cannot be checked right now; retry shortly.', {
         cause: error,
       });
     });
-    if ('reason' in resolution)
-      throw new GatewayError('unauthenticated', REJECTION_MESSAGES[resolution.reason]);
-    gatewayState(request).apiKey = resolution;
+    if ('reason' in resolution) {
+      const refusal = new GatewayError('unauthenticated', REJECTION_MESSAGES[resolution.reason]);
+      throw await refusalAfterFailure(this.failures, request, refusal);
+    }
+    state.apiKey = resolution;
   }
 }

@@ -1,10 +1,10 @@
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import type Redis from 'ioredis';
 import type { GatewayConfig } from '@gateway/config';
-import type { GatewayMetrics } from '@gateway/observability';
+import type { GatewayLogger, GatewayMetrics } from '@gateway/observability';
 import { QUEUE_NAMES } from '@gateway/tasks/queues';
 import { LazyQueue } from '../infrastructure/lazy-queue';
-import { CONFIG, METRICS, REDIS } from '../infrastructure/tokens';
+import { CONFIG, LOGGER, METRICS, REDIS } from '../infrastructure/tokens';
 
 const STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 
@@ -21,8 +21,11 @@ export class QueueDepthSampler implements OnModuleDestroy {
     @Inject(REDIS) redis: Redis,
     @Inject(CONFIG) config: GatewayConfig,
     @Inject(METRICS) private readonly metrics: GatewayMetrics,
+    @Inject(LOGGER) logger: GatewayLogger,
   ) {
-    this.queues = Object.values(QUEUE_NAMES).map((name) => new LazyQueue(name, redis, config.redisPrefix));
+    this.queues = Object.values(QUEUE_NAMES).map(
+      (name) => new LazyQueue(name, redis, config.redisPrefix, logger),
+    );
   }
 
   async sample(): Promise<void> {

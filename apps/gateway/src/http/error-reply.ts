@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { betaAnswerContextOf, betaErrorBody } from '../errors/beta-envelope.renderer';
 import { errorBodyFor } from '../errors/error-envelope.renderer';
 import type { GatewayError } from '../errors/gateway-error';
 import { routeFamilyOf } from '../errors/route-family';
@@ -12,5 +13,7 @@ export function sendGatewayError(request: FastifyRequest, reply: FastifyReply, e
   reply
     .code(error.httpStatus)
     .header('content-type', 'application/json; charset=utf-8')
-    .send(errorBodyFor(family, error));
+    .send(
+      family === 'beta' ? betaErrorBody(error, betaAnswerContextOf(request)) : errorBodyFor(family, error),
+    );
 }

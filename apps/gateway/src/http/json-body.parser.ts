@@ -1,6 +1,31 @@
 import type { FastifyInstance } from 'fastify';
+import { describeProblems, findJsonBytesShapeProblem } from '@gateway/contracts';
 import { GatewayError } from '../errors/gateway-error';
 import type { GatewayRequest } from './gateway-request';
+
+/** Refuses bytes that are not UTF-8 instead of replacing them, so what is forwarded is what was checked. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * The parsed body, or the error that refuses it: a body over the shape limits (before anything is
+ * parsed: BODY_SHAPE_LIMITS), bytes that are not UTF-8, text that is not JSON.
+ */
+function parseJsonBody(body: Buffer): unknown {
+  const shapeProblem = findJsonBytesShapeProblem(body);
+  if (shapeProblem) throw GatewayError.invalidRequest(describeProblems([shapeProblem]), shapeProblem.field);
+  let text: string;
+  try {
+    text = UTF8.decode(body);
+  } catch {
+    throw GatewayError.invalidRequest('Request body is not valid UTF-8.', '(body)');
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : 'unparseable';
+    throw new GatewayError('invalid_json', `Request body is not valid JSON: ${reason}.`, { param: '(body)' });
+  }
+}
 
 /**
  * Replaces Fastify's JSON parser with one that keeps the original bytes beside the parsed value: a
@@ -22,13 +47,9 @@ export function registerJsonBodyParser(fastify: FastifyInstance, bodyLimitBytes:
         return;
       }
       try {
-        done(null, JSON.parse(body.toString('utf8')));
+        done(null, parseJsonBody(body));
       } catch (error) {
-        const reason = error instanceof Error ? error.message : 'unparseable';
-        done(
-          new GatewayError('invalid_json', `Request body is not valid JSON: ${reason}.`, { param: '(body)' }),
-          undefined,
-        );
+        done(error as GatewayError, undefined);
       }
     },
   );

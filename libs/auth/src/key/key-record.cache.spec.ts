@@ -12,16 +12,9 @@ describe('KeyRecordCache', () => {
     const cache = new KeyRecordCache(10);
     cache.set('hash-a', recordOf('key_a'), 1000);
 
-    expect(cache.get('hash-a', 999)?.record?.key.id).toBe('key_a');
+    expect(cache.get('hash-a', 999)?.record.key.id).toBe('key_a');
     expect(cache.get('hash-a', 1000)).toBeUndefined();
     expect(cache.size).toBe(0);
-  });
-
-  it('caches an unknown hash as a null record', () => {
-    const cache = new KeyRecordCache(10);
-    cache.set('hash-unknown', null, 1000);
-
-    expect(cache.get('hash-unknown', 0)).toEqual({ record: null, validUntil: 1000 });
   });
 
   it('drops entries by hash or by key id', () => {
@@ -35,7 +28,7 @@ describe('KeyRecordCache', () => {
 
     expect(cache.get('hash-a', 0)).toBeUndefined();
     expect(cache.get('hash-b', 0)).toBeUndefined();
-    expect(cache.get('hash-c', 0)?.record?.key.id).toBe('key_c');
+    expect(cache.get('hash-c', 0)?.record.key.id).toBe('key_c');
   });
 
   it('evicts the oldest entry beyond its capacity', () => {

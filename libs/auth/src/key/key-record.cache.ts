@@ -1,19 +1,19 @@
 import type { ResolvedKey } from './resolved-key';
 
-/** What the database says about a key hash: a key with its status, or nothing (`unknown`). */
+/** What the database says about a key hash that matches a key: the key and its status. */
 export interface KeyRecord {
   readonly key: ResolvedKey;
   readonly active: boolean;
 }
 
 interface CacheEntry {
-  readonly record: KeyRecord | null;
+  readonly record: KeyRecord;
   readonly validUntil: number;
 }
 
 /**
- * Key lookups by SHA-256 hash, each valid until a deadline. Bounded: past `maxEntries` the oldest
- * entry goes, so a flood of random keys cannot grow memory without limit.
+ * Found keys by SHA-256 hash, each valid until a deadline. Bounded: past `maxEntries` the oldest
+ * entry goes. Hashes that match no key are kept apart (UnknownKeyCache).
  */
 export class KeyRecordCache {
   private readonly entries = new Map<string, CacheEntry>();
@@ -21,7 +21,7 @@ export class KeyRecordCache {
   constructor(private readonly maxEntries: number) {}
 
   /** The cached lookup for a hash, or undefined when there is none or it is stale. */
-  get(hash: string, now: number): { record: KeyRecord | null } | undefined {
+  get(hash: string, now: number): { record: KeyRecord } | undefined {
     const entry = this.entries.get(hash);
     if (entry === undefined) return undefined;
     if (entry.validUntil > now) return entry;
@@ -29,7 +29,7 @@ export class KeyRecordCache {
     return undefined;
   }
 
-  set(hash: string, record: KeyRecord | null, validUntil: number): void {
+  set(hash: string, record: KeyRecord, validUntil: number): void {
     this.entries.delete(hash);
     this.entries.set(hash, { record, validUntil });
     if (this.entries.size > this.maxEntries) {
@@ -42,7 +42,7 @@ export class KeyRecordCache {
   drop(keyIdOrHash: string): void {
     this.entries.delete(keyIdOrHash);
     for (const [hash, entry] of this.entries) {
-      if (entry.record?.key.id === keyIdOrHash) this.entries.delete(hash);
+      if (entry.record.key.id === keyIdOrHash) this.entries.delete(hash);
     }
   }
 

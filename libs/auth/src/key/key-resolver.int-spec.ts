@@ -177,6 +177,73 @@ describe('KeyResolver (Postgres + Redis)', () => {
     expect(queries).toBe(2);
   });
 
+  it('refuses a credential without the shape of a key without a query', async () => {
+    const resolver = await startResolver(uniqueChannel());
+    queries = 0;
+
+    for (const credential of ['not-a-key', 'gk_short_x', `gk_abcdefgh_${'!'.repeat(40)}`]) {
+      expect(await resolver.resolve(credential)).toEqual({ reason: 'unknown' });
+    }
+    expect(queries).toBe(0);
+  });
+
+  it('keeps the keys in use cached through a flood of unknown keys', async () => {
+    const key = await seedKey();
+    const resolver = await startResolver(uniqueChannel(), { maxEntries: 10, maxUnknownEntries: 10 });
+    expectResolved(await resolver.resolve(key.plaintext));
+    queries = 0;
+
+    for (let index = 0; index < 50; index += 1) {
+      expect(await resolver.resolve(generateApiKey().plaintext)).toEqual({ reason: 'unknown' });
+    }
+    expect(queries).toBe(50);
+
+    expectResolved(await resolver.resolve(key.plaintext));
+    expect(queries).toBe(50);
+  });
+
+  it('serves a key created after its value was refused as unknown once the unknown entry lapses', async () => {
+    const generated = generateApiKey();
+    const resolver = await startResolver(uniqueChannel(), { unknownTtlMs: 1000 });
+    expect(await resolver.resolve(generated.plaintext)).toEqual({ reason: 'unknown' });
+
+    await prisma.apiKey.create({
+      data: {
+        id: `key_${randomUUID()}`,
+        accountId: ACCOUNT_ID,
+        name: 'created after a refusal',
+        prefix: generated.prefix,
+        hash: generated.hash,
+      },
+    });
+    queries = 0;
+    expect(await resolver.resolve(generated.plaintext)).toEqual({ reason: 'unknown' });
+    expect(queries).toBe(0);
+
+    now += 1000;
+    expectResolved(await resolver.resolve(generated.plaintext));
+    expect(queries).toBe(1);
+  });
+
+  it('forgets an unknown hash at once when that hash is invalidated', async () => {
+    const generated = generateApiKey();
+    const resolver = await startResolver(uniqueChannel(), { unknownTtlMs: 60_000 });
+    expect(await resolver.resolve(generated.plaintext)).toEqual({ reason: 'unknown' });
+    await prisma.apiKey.create({
+      data: {
+        id: `key_${randomUUID()}`,
+        accountId: ACCOUNT_ID,
+        name: 'announced',
+        prefix: generated.prefix,
+        hash: generated.hash,
+      },
+    });
+
+    await resolver.invalidate(generated.hash);
+
+    expectResolved(await resolver.resolve(generated.plaintext));
+  });
+
   it('refuses a cached key as soon as its expiry passes, without a query', async () => {
     const key = await seedKey({ expiresAt: new Date(now + 1000) });
     const resolver = await startResolver(uniqueChannel());

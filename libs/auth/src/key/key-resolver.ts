@@ -1,21 +1,30 @@
 import { systemClock, type Clock } from '@gateway/providers-core';
 import type Redis from 'ioredis';
-import { hashApiKey } from './api-key.util';
+import { hashApiKey, looksLikeApiKey } from './api-key.util';
 import { KeyRecordCache, type KeyRecord } from './key-record.cache';
 import type { KeyRowSource } from './key-row.source';
-import type { KeyResolution } from './resolved-key';
+import type { KeyRejection, KeyResolution } from './resolved-key';
+import { UnknownKeyCache } from './unknown-key.cache';
 
 export interface KeyResolverOptions {
   /** How long a found key stays cached; bounds the delay of a lost invalidation message. */
   ttlMs: number;
   /** Redis pub/sub channel carrying invalidations; see keyInvalidationChannel(). */
   channelName: string;
-  /** How long an unknown hash stays cached; defaults to the smaller of ttlMs and one second. */
+  /**
+   * How long a hash that matches no key stays cached (defaults to the smaller of ttlMs and one
+   * second). Keys are created without an invalidation, so this bounds how long a key created after
+   * someone presented its exact value stays refused: short.
+   */
   unknownTtlMs?: number;
-  /** Most cached lookups kept; the oldest go first. */
+  /** Most found keys kept; the oldest go first. */
   maxEntries?: number;
+  /** Most unknown hashes kept, apart from the found keys; the oldest go first. */
+  maxUnknownEntries?: number;
   clock?: Clock;
 }
+
+const UNKNOWN: KeyRejection = Object.freeze({ reason: 'unknown' });
 
 /** The conventional invalidation channel under the configured Redis prefix. */
 export function keyInvalidationChannel(redisPrefix: string): string {
@@ -25,14 +34,16 @@ export function keyInvalidationChannel(redisPrefix: string): string {
 /**
  * Resolves a presented key to its owner on the hot path without a database query per request.
  *
- * Lookups are cached in memory by key hash. Expiry is checked against the clock on every call, so an
- * expired key stops at once even from the cache. Concurrent misses for one hash share one query.
+ * Lookups are cached in memory by key hash, found keys and unknown hashes apart. Expiry is checked
+ * against the clock on every call, so an expired key stops at once even from the cache. Concurrent
+ * misses for one hash share one query; a credential without the shape of a key costs none.
  * An admin change calls invalidate(): the message reaches every instance's subscriber, which drops
  * the entries, so a disabled key stops everywhere within about a second, and within ttlMs at worst
  * when a message is lost (the cache is also emptied whenever the subscriber reconnects).
  */
 export class KeyResolver {
   private readonly cache: KeyRecordCache;
+  private readonly unknownKeys: UnknownKeyCache;
   private readonly inFlight = new Map<string, Promise<KeyRecord | null>>();
   private readonly clock: Clock;
   private readonly unknownTtlMs: number;
@@ -46,6 +57,7 @@ export class KeyResolver {
     private readonly options: KeyResolverOptions,
   ) {
     this.cache = new KeyRecordCache(options.maxEntries ?? 50_000);
+    this.unknownKeys = new UnknownKeyCache(options.maxUnknownEntries ?? 10_000);
     this.clock = options.clock ?? systemClock;
     this.unknownTtlMs = options.unknownTtlMs ?? Math.min(options.ttlMs, 1000);
   }
@@ -66,10 +78,14 @@ export class KeyResolver {
 
   async resolve(plaintext: string | undefined): Promise<KeyResolution> {
     if (!plaintext) return { reason: 'missing' };
+    // Every key is made by generateApiKey: a credential of another shape cannot be in the table.
+    if (!looksLikeApiKey(plaintext)) return UNKNOWN;
     const hash = hashApiKey(plaintext);
-    const cached = this.cache.get(hash, this.clock.now());
-    const record = cached ? cached.record : await this.load(hash);
-    return this.judge(record);
+    const now = this.clock.now();
+    const cached = this.cache.get(hash, now);
+    if (cached) return this.judge(cached.record);
+    if (this.unknownKeys.has(hash, now)) return UNKNOWN;
+    return this.judge(await this.load(hash));
   }
 
   /** Drops a key (by id or hash) from the cache of every instance. */
@@ -79,7 +95,7 @@ export class KeyResolver {
   }
 
   private judge(record: KeyRecord | null): KeyResolution {
-    if (record === null) return { reason: 'unknown' };
+    if (record === null) return UNKNOWN;
     if (!record.active) return { reason: 'disabled' };
     const { expiresAt } = record.key;
     if (expiresAt !== null && expiresAt <= this.clock.now()) return { reason: 'expired' };
@@ -103,8 +119,12 @@ export class KeyResolver {
   }
 
   private remember(hash: string, record: KeyRecord | null): void {
-    const ttlMs = record === null ? this.unknownTtlMs : this.options.ttlMs;
-    if (ttlMs > 0) this.cache.set(hash, record, this.clock.now() + ttlMs);
+    const now = this.clock.now();
+    if (record === null) {
+      if (this.unknownTtlMs > 0) this.unknownKeys.add(hash, now + this.unknownTtlMs);
+    } else if (this.options.ttlMs > 0) {
+      this.cache.set(hash, record, now + this.options.ttlMs);
+    }
   }
 
   private async findRecord(hash: string): Promise<KeyRecord | null> {
@@ -126,6 +146,7 @@ export class KeyResolver {
     this.epoch += 1;
     this.inFlight.clear();
     this.cache.drop(keyIdOrHash);
+    this.unknownKeys.delete(keyIdOrHash);
   }
 
   private readonly onMessage = (channel: string, message: string): void => {
@@ -137,5 +158,6 @@ export class KeyResolver {
     this.epoch += 1;
     this.inFlight.clear();
     this.cache.clear();
+    this.unknownKeys.clear();
   };
 }

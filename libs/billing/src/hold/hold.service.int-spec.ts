@@ -1,3 +1,4 @@
+import { MAX_HOLD_MICROS } from './hold.types';
 import {
   type BillingDatabase,
   nextRequestId,
@@ -149,9 +150,10 @@ describe('HoldService (Postgres)', () => {
     await expect(take('acct_missing', 1n)).rejects.toThrow('unknown account acct_missing');
   });
 
-  it('refuses a negative amount before touching the database', async () => {
+  it('refuses a negative amount, or one above the largest hold, before touching the database', async () => {
     const accountId = await billing.fundedAccount(10n);
     await expect(take(accountId, -1n)).rejects.toThrow(RangeError);
+    await expect(take(accountId, MAX_HOLD_MICROS + 1n)).rejects.toThrow(RangeError);
     expect((await billing.credits.balanceOf(accountId))?.held).toBe(0n);
   });
 });

@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import { holdInputProblem, insufficientBalance, unknownAccountError } from './hold-input.util';
-import type { TakeHoldInput, TakeHoldResult } from './hold.types';
+import type { TakeHoldInput, TakeRowHoldResult } from './hold.types';
 import { takeHoldsStatement, takeOneHoldStatement } from './take-holds.statements';
 
 interface TakeHoldRow {
@@ -11,7 +11,7 @@ interface TakeHoldRow {
 
 interface PendingHold {
   input: TakeHoldInput;
-  resolve(result: TakeHoldResult): void;
+  resolve(result: TakeRowHoldResult): void;
   reject(error: unknown): void;
 }
 
@@ -39,10 +39,10 @@ export class HoldService {
    * Takes the hold, or refuses it when the account cannot cover it. Request ids must be unique: a
    * second take for the same id fails (with the other holds of its batch) and changes nothing.
    */
-  take(input: TakeHoldInput): Promise<TakeHoldResult> {
+  take(input: TakeHoldInput): Promise<TakeRowHoldResult> {
     const problem = holdInputProblem(input);
     if (problem) return Promise.reject(problem);
-    return new Promise<TakeHoldResult>((resolve, reject) => {
+    return new Promise<TakeRowHoldResult>((resolve, reject) => {
       this.waiting.push({ input, resolve, reject });
       this.sendWaiting();
     });

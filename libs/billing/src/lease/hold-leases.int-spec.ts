@@ -76,8 +76,8 @@ describe('HoldLeases (Postgres)', () => {
 
   /** Ends a leased hold as the gateway does: here at once, in the database in a batch. */
   async function settle(leases: HoldLeases, hold: LeasedHold, captureMicros: bigint, requestId: string) {
-    leases.release(hold, captureMicros);
-    return billing.settlements.settleMany([{ requestId, captureMicros, lease: hold, log: logOf(hold) }]);
+    const ended = leases.release(hold, captureMicros);
+    return billing.settlements.settleMany([{ requestId, captureMicros, lease: ended, log: logOf(ended) }]);
   }
 
   async function openLeases(accountId: string) {
@@ -130,9 +130,12 @@ describe('HoldLeases (Postgres)', () => {
     const hold = leasedHold(await take(leases, accountId, 5_000n));
     const requestId = nextRequestId();
 
-    expect(await settle(leases, hold, 1_200n, requestId)).toEqual({ appliedRequestIds: [requestId] });
+    expect(await settle(leases, hold, 1_200n, requestId)).toEqual({
+      appliedRequestIds: [requestId],
+      overages: [],
+    });
     const again = { requestId, captureMicros: 1_200n, lease: hold, log: logOf(hold) };
-    expect(await billing.settlements.settleMany([again])).toEqual({ appliedRequestIds: [] });
+    expect(await billing.settlements.settleMany([again])).toEqual({ appliedRequestIds: [], overages: [] });
 
     expect(await billing.prisma.hold.count({ where: { requestId } })).toBe(0);
     expect(await billing.credits.balanceOf(accountId)).toMatchObject({ balance: 18_800n, held: 8_800n });
@@ -173,20 +176,63 @@ describe('HoldLeases (Postgres)', () => {
     expect((await billing.audit.auditAccount(accountId)).balanced).toBe(true);
   });
 
-  it('captures an overshoot in full from the balance while the lease cannot go below zero', async () => {
+  it("captures an overshoot from the lease's spare, then from the account's free money", async () => {
     const accountId = await billing.fundedAccount(10_000n);
     const { leases } = leasesWith({ holdsAhead: 1 });
+    // The lease reserves 2,000: this hold and one ahead.
     const hold = leasedHold(await take(leases, accountId, 1_000n));
 
-    await settle(leases, hold, 3_500n, nextRequestId());
+    const ended = leases.release(hold, 3_500n);
+    expect(ended.amount).toBe(2_000n);
+    await billing.settlements.settleMany([
+      { requestId: nextRequestId(), captureMicros: 3_500n, lease: ended, log: logOf(ended) },
+    ]);
 
     expect((await openLeases(accountId))[0].amount).toBe(0n);
     expect(await billing.credits.balanceOf(accountId)).toMatchObject({ balance: 6_500n, held: 0n });
     expect((await billing.audit.auditAccount(accountId)).balanced).toBe(true);
-    // This process counts the overshoot against its lease too (1,500 owed), so the next hold reserves
-    // that on top of its own 1,000 and one hold ahead: never more held than the database reserved.
+    // The lease here gave its spare to the overshoot and is empty, as in the database: the next hold
+    // reserves its own 1,000 and one ahead.
     expect(await take(leases, accountId, 1_000n)).toMatchObject({ ok: true });
-    expect((await openLeases(accountId))[0].amount).toBe(3_500n);
+    expect((await openLeases(accountId))[0].amount).toBe(2_000n);
+  });
+
+  it('caps the capture of a leased hold at what the account can pay, holds of the same lease first', async () => {
+    const accountId = await billing.fundedAccount(3_000n);
+    const { leases } = leasesWith({ holdsAhead: 1 });
+    const overshooting = leasedHold(await take(leases, accountId, 1_000n));
+    const modest = leasedHold(await take(leases, accountId, 1_000n));
+    // The lease reserved 2,000 (the first hold and one ahead), which both holds use; 1,000 is free.
+    expect((await openLeases(accountId))[0].amount).toBe(2_000n);
+    const overshootId = nextRequestId();
+    const modestId = nextRequestId();
+
+    const ended = leases.release(overshooting, 50_000n);
+    const result = await billing.settlements.settleMany([
+      { requestId: overshootId, captureMicros: 50_000n, lease: ended, log: logOf(ended) },
+    ]);
+    expect(result).toEqual({
+      appliedRequestIds: [overshootId],
+      overages: [{ requestId: overshootId, micros: 48_000n }],
+    });
+    // The other hold is still reserved in full, and settles in full.
+    await settle(leases, modest, 1_000n, modestId);
+
+    expect(await billing.credits.balanceOf(accountId)).toMatchObject({ balance: 0n, held: 0n });
+    const logs = await billing.prisma.requestLog.findMany({
+      where: { requestId: { in: [overshootId, modestId] } },
+      select: { requestId: true, costMicros: true, overageMicros: true },
+      orderBy: { costMicros: 'desc' },
+    });
+    expect(logs).toEqual([
+      { requestId: overshootId, costMicros: 2_000n, overageMicros: 48_000n },
+      { requestId: modestId, costMicros: 1_000n, overageMicros: 0n },
+    ]);
+    expect(await billing.audit.auditAccount(accountId)).toMatchObject({
+      balanced: true,
+      withinOverdraft: true,
+      uncaptured: 48_000n,
+    });
   });
 
   it('gives the rest back when idle leases close, and refuses what neither the lease nor the account covers', async () => {

@@ -35,7 +35,7 @@ type ReserveOutcome =
 interface AccountLease {
   readonly id: string;
   readonly accountId: string;
-  /** Holdable now: granted − open holds − captures settled here. Below 0 after a capture overshoot. */
+  /** Holdable now: granted − open holds − what settled holds took from the lease. Never below 0. */
   available: bigint;
   openHolds: number;
   /** When the database lets the lease lapse, as seen from here (a little early, never late). */
@@ -94,13 +94,22 @@ export class HoldLeases {
     return this.takeAfterReserving(input);
   }
 
-  /** Ends a leased hold here: what it held and did not capture can be held again. */
-  release(hold: LeasedHold, captureMicros: bigint): void {
+  /**
+   * Ends a leased hold here: what it held and did not capture can be held again. A capture beyond the
+   * hold is covered from the lease's spare first (money this process reserved and no hold uses), so
+   * the account pays it from what it had reserved before its free money; the returned hold, with that
+   * added, is what the settlement takes from the lease (the rest of the capture comes from the
+   * account's free money, as far as there is any).
+   */
+  release(hold: LeasedHold, captureMicros: bigint): LeasedHold {
     const lease = this.byId.get(hold.leaseId);
-    if (!lease) return;
-    lease.available += hold.amount - captureMicros;
+    if (!lease) return hold;
+    const overshoot = captureMicros - hold.amount;
+    const topUp = overshoot <= 0n || lease.available <= 0n ? 0n : minOf(overshoot, lease.available);
+    lease.available -= topUp + (overshoot < 0n ? overshoot : 0n);
     lease.openHolds -= 1;
     lease.lastUsedMs = this.now();
+    return topUp === 0n ? hold : { ...hold, amount: hold.amount + topUp };
   }
 
   /**
@@ -268,4 +277,8 @@ export class HoldLeases {
       this.options.onError(error, 'lease close');
     }
   }
+}
+
+function minOf(first: bigint, second: bigint): bigint {
+  return first < second ? first : second;
 }

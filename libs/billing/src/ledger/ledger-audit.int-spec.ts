@@ -79,4 +79,21 @@ describe('LedgerAudit (Postgres)', () => {
       balanced: false,
     });
   });
+
+  it('flags a capture that differs from its log, and a balance below minus the overdraft limit', async () => {
+    const { accountId, requestId } = await accountWithSettledRequest();
+    // As a capture of the full usage beyond what the account could pay would leave them.
+    await billing.pool.query(
+      `UPDATE request_logs SET cost_micros = 1000, overage_micros = 200 WHERE request_id = $1`,
+      [requestId],
+    );
+    await billing.pool.query('UPDATE accounts SET balance = -1 WHERE id = $1', [accountId]);
+
+    expect(await billing.audit.auditAccount(accountId)).toMatchObject({
+      capturesUnlikeTheirLog: 1,
+      uncaptured: 200n,
+      withinOverdraft: false,
+      balanced: false,
+    });
+  });
 });

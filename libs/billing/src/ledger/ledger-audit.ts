@@ -5,6 +5,7 @@ export interface LedgerAuditResult {
   accountId: string;
   balance: bigint;
   held: bigint;
+  overdraftLimit: bigint;
   credits: bigint;
   captures: bigint;
   /** Σ of open holds in the holds table. */
@@ -17,8 +18,17 @@ export interface LedgerAuditResult {
    */
   capturesWithoutSettlement: number;
   /**
+   * Capture rows whose amount differs from their request log's cost. A capped capture is no exception:
+   * the log's cost is what was captured, and what the account could not pay is the log's overage.
+   */
+  capturesUnlikeTheirLog: number;
+  /** Σ of the overage on the account's request logs: cost its usage came to that was not captured. */
+  uncaptured: bigint;
+  /** balance ≥ −overdraftLimit: captures are capped so that it always holds. */
+  withinOverdraft: boolean;
+  /**
    * balance = credits − captures, held = openHolds + openLeases, and every capture belongs to a
-   * settled request.
+   * settled request and equals its log's cost.
    */
   balanced: boolean;
 }
@@ -26,11 +36,14 @@ export interface LedgerAuditResult {
 interface AuditRow {
   balance: bigint;
   held: bigint;
+  overdraft_limit: bigint;
   credits: bigint;
   captures: bigint;
   open_holds: bigint;
   open_leases: bigint;
   orphan_captures: number;
+  captures_unlike_log: number;
+  uncaptured: bigint;
 }
 
 /**
@@ -43,7 +56,7 @@ export class LedgerAudit {
 
   async auditAccount(accountId: string): Promise<LedgerAuditResult> {
     const [row] = await this.prisma.$queryRaw<AuditRow[]>`
-      SELECT a.balance, a.held,
+      SELECT a.balance, a.held, a.overdraft_limit,
              (SELECT coalesce(sum(amount), 0)::int8 FROM ledger_entries
                WHERE account_id = a.id AND kind = 'credit') AS credits,
              (SELECT coalesce(sum(amount), 0)::int8 FROM ledger_entries
@@ -57,7 +70,13 @@ export class LedgerAudit {
                  AND NOT EXISTS (SELECT 1 FROM holds h
                                   WHERE h.request_id = c.request_id AND h.status = 'settled')
                  AND NOT EXISTS (SELECT 1 FROM request_logs l
-                                  WHERE l.request_id = c.request_id)) AS orphan_captures
+                                  WHERE l.request_id = c.request_id)) AS orphan_captures,
+             (SELECT count(*)::int4 FROM ledger_entries c
+                JOIN request_logs l ON l.request_id = c.request_id
+               WHERE c.account_id = a.id AND c.kind = 'capture'
+                 AND l.cost_micros <> c.amount) AS captures_unlike_log,
+             (SELECT coalesce(sum(overage_micros), 0)::int8 FROM request_logs
+               WHERE account_id = a.id) AS uncaptured
         FROM accounts a
        WHERE a.id = ${accountId}`;
     if (!row) throw new Error(`no account ${accountId} to audit`);
@@ -65,15 +84,20 @@ export class LedgerAudit {
       accountId,
       balance: row.balance,
       held: row.held,
+      overdraftLimit: row.overdraft_limit,
       credits: row.credits,
       captures: row.captures,
       openHolds: row.open_holds,
       openLeases: row.open_leases,
       capturesWithoutSettlement: row.orphan_captures,
+      capturesUnlikeTheirLog: row.captures_unlike_log,
+      uncaptured: row.uncaptured,
+      withinOverdraft: row.balance >= -row.overdraft_limit,
       balanced:
         row.balance === row.credits - row.captures &&
         row.held === row.open_holds + row.open_leases &&
-        row.orphan_captures === 0,
+        row.orphan_captures === 0 &&
+        row.captures_unlike_log === 0,
     };
   }
 }

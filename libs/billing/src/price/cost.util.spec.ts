@@ -86,6 +86,17 @@ describe('estimateTextHoldMicros', () => {
     expect(hold).toBeGreaterThanOrEqual(textCostMicros({ inputTokens: 2000, outputTokens: 300 }, price));
   });
 
+  it('adds the reasoning tokens the price allows beyond the cap to every candidate', () => {
+    const reasoning = { ...price, maxReasoningTokens: 500 };
+    // (100 + 500) output tokens × 3 candidates × 15 micros, plus 2,000 per call.
+    expect(
+      estimateTextHoldMicros({ promptBytes: 0, maxOutputTokens: 100, candidateCount: 3 }, reasoning),
+    ).toBe(2_000n + 27_000n);
+    const hold = estimateTextHoldMicros({ promptBytes: 0, maxOutputTokens: 100 }, reasoning);
+    // A call that spent its whole output cap and its whole thinking budget stays within the hold.
+    expect(hold).toBeGreaterThanOrEqual(textCostMicros({ inputTokens: 0, outputTokens: 600 }, price));
+  });
+
   it('multiplies huge caps without leaving integers', () => {
     const hold = estimateTextHoldMicros(
       { promptBytes: Number.MAX_SAFE_INTEGER, maxOutputTokens: Number.MAX_SAFE_INTEGER, candidateCount: 8 },

@@ -36,7 +36,11 @@ export interface TextHoldRequest {
   candidateCount?: number;
 }
 
-/** An upper bound of a text call's cost, to hold before the call. */
+/**
+ * An upper bound of a text call's cost, to hold before the call: the input at one token per two bytes,
+ * and per candidate the output cap plus the reasoning tokens the price says the model may spend beyond
+ * it. Exact in bigint, however large the counts; the caller compares the result with MAX_HOLD_MICROS.
+ */
 export function estimateTextHoldMicros(request: TextHoldRequest, price: TextHoldPrice): bigint {
   const promptBytes = toWholeCount(request.promptBytes, 'promptBytes');
   const inputTokens = (promptBytes + MIN_BYTES_PER_TOKEN - 1n) / MIN_BYTES_PER_TOKEN;
@@ -44,8 +48,9 @@ export function estimateTextHoldMicros(request: TextHoldRequest, price: TextHold
     request.maxOutputTokens ?? price.defaultMaxOutputTokens ?? FALLBACK_MAX_OUTPUT_TOKENS,
     'maxOutputTokens',
   );
+  const reasoningTokens = toWholeCount(price.maxReasoningTokens ?? 0, 'maxReasoningTokens');
   const candidates = toWholeCount(Math.max(1, request.candidateCount ?? 1), 'candidateCount');
-  return tokenCostMicros(inputTokens, maxOutputTokens * candidates, price);
+  return tokenCostMicros(inputTokens, (maxOutputTokens + reasoningTokens) * candidates, price);
 }
 
 function tokenCostMicros(inputTokens: bigint, outputTokens: bigint, price: TextPrice): bigint {

@@ -7,7 +7,7 @@ const allPricesStatement = {
   text: `
 SELECT model, input_per_million AS "inputPerMillion", output_per_million AS "outputPerMillion",
        per_call AS "perCall", per_image AS "perImage", per_video_second AS "perVideoSecond",
-       default_max_output_tokens AS "defaultMaxOutputTokens"
+       default_max_output_tokens AS "defaultMaxOutputTokens", max_reasoning_tokens AS "maxReasoningTokens"
   FROM prices`,
 };
 

@@ -9,6 +9,7 @@ function priceRow(overrides: Partial<PriceRow>): PriceRow {
     perImage: null,
     perVideoSecond: null,
     defaultMaxOutputTokens: null,
+    maxReasoningTokens: null,
     ...overrides,
   };
 }
@@ -30,6 +31,7 @@ describe('fromPriceRow', () => {
       perImage: undefined,
       perVideoSecond: undefined,
       defaultMaxOutputTokens: undefined,
+      maxReasoningTokens: undefined,
     });
   });
 
@@ -39,11 +41,13 @@ describe('fromPriceRow', () => {
         perImage: { '1024x1024': 40_000, hd: '90071992547409930' },
         perVideoSecond: { '720p': '100000' },
         defaultMaxOutputTokens: 4096,
+        maxReasoningTokens: 8192,
       }),
     );
     expect(price.perImage).toEqual({ '1024x1024': 40_000n, hd: 90_071_992_547_409_930n });
     expect(price.perVideoSecond).toEqual({ '720p': 100_000n });
     expect(price.defaultMaxOutputTokens).toBe(4096);
+    expect(price.maxReasoningTokens).toBe(8192);
   });
 
   it.each([

@@ -9,6 +9,7 @@ export interface PriceRow {
   perImage: unknown;
   perVideoSecond: unknown;
   defaultMaxOutputTokens: number | null;
+  maxReasoningTokens: number | null;
 }
 
 /**
@@ -24,6 +25,7 @@ export function fromPriceRow(row: PriceRow): ModelPrice {
     perImage: toPriceByTier(row.perImage, `${row.model}.perImage`),
     perVideoSecond: toPriceByTier(row.perVideoSecond, `${row.model}.perVideoSecond`),
     defaultMaxOutputTokens: row.defaultMaxOutputTokens ?? undefined,
+    maxReasoningTokens: row.maxReasoningTokens ?? undefined,
   };
 }
 

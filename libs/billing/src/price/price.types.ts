@@ -16,6 +16,11 @@ export interface ModelPrice {
   perVideoSecond?: PriceByTier;
   /** Output tokens assumed for the hold when the request sets no cap. */
   defaultMaxOutputTokens?: number;
+  /**
+   * Reasoning tokens the model may spend per candidate beyond the request's output cap (its largest
+   * thinking budget); the hold adds them. Undefined when its reasoning counts within the cap.
+   */
+  maxReasoningTokens?: number;
 }
 
 /** Micros keyed by a tier name such as a size, a quality or a resolution. */
@@ -25,4 +30,4 @@ export type PriceByTier = Readonly<Record<string, bigint>>;
 export type TextPrice = Pick<ModelPrice, 'inputPerMillion' | 'outputPerMillion' | 'perCall'>;
 
 /** What a text hold estimate reads from a price. */
-export type TextHoldPrice = TextPrice & Pick<ModelPrice, 'defaultMaxOutputTokens'>;
+export type TextHoldPrice = TextPrice & Pick<ModelPrice, 'defaultMaxOutputTokens' | 'maxReasoningTokens'>;

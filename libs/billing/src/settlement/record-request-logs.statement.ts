@@ -10,11 +10,12 @@ export const recordRequestLogsStatement = {
   name: 'billing_record_request_logs',
   text: `
 INSERT INTO request_logs (request_id, key_id, account_id, model, channel_id, route, http_status,
-                          end_reason, latency_ms, ttfb_ms, input_tokens, output_tokens, cost_micros,
-                          attempts, created_at)
+                          end_reason, latency_ms, ttfb_ms, input_tokens, output_tokens, image_count,
+                          media_seconds, cost_micros, attempts, created_at)
 SELECT i."requestId", i."keyId", i."accountId", i."model", i."channelId", i."route", i."httpStatus",
-       i."endReason", i."latencyMs", i."ttfbMs", i."inputTokens", i."outputTokens", i."captureMicros",
-       i."attempts", now() AT TIME ZONE 'UTC'
+       i."endReason", i."latencyMs", i."ttfbMs", i."inputTokens", i."outputTokens",
+       coalesce(i."imageCount", 0), coalesce(i."mediaSeconds", 0), i."captureMicros", i."attempts",
+       now() AT TIME ZONE 'UTC'
   FROM jsonb_to_recordset($1::jsonb) AS i(${STATEMENT_ITEM_COLUMNS})
 ON CONFLICT (request_id) DO NOTHING
 RETURNING request_id`,

@@ -14,6 +14,10 @@ export interface RequestLogInput {
   ttfbMs?: number;
   inputTokens: number;
   outputTokens: number;
+  /** Images returned (image requests and tasks); absent means 0. */
+  imageCount?: number;
+  /** Seconds of video or audio produced, rounded up as billed; absent means 0. */
+  mediaSeconds?: number;
   costMicros: bigint;
   attempts: number;
 }

@@ -25,8 +25,7 @@ describe('SettlementService (Postgres)', () => {
   });
   afterAll(() => billing?.close());
 
-  async function takeHold(accountId: string, amount: bigint): Promise<string> {
-    const requestId = nextRequestId();
+  async function takeHold(accountId: string, amount: bigint, requestId = nextRequestId()): Promise<string> {
     const result = await billing.holds.take({
       requestId,
       accountId,
@@ -64,6 +63,8 @@ describe('SettlementService (Postgres)', () => {
       ),
     );
     expect(results.filter((result) => result.ok)).toHaveLength(10);
+    // Free money beyond the holds, so that every overshoot below is paid whatever the order.
+    await billing.credits.credit({ accountId, amountMicros: 5_000n, idempotencyKey: `more:${accountId}` });
     const openHolds = await billing.prisma.hold.findMany({ where: { accountId, status: 'open' } });
     // Nothing, part, all, and more than the hold.
     const captures = [0n, 1n, 250n, 999n, 1_000n, 1_000n, 500n, 1_500n, 0n, 3_000n];
@@ -81,7 +82,7 @@ describe('SettlementService (Postgres)', () => {
     const audit = await billing.audit.auditAccount(accountId);
     expect(audit).toMatchObject({
       balanced: true,
-      balance: 10_000n - totalCaptured,
+      balance: 15_000n - totalCaptured,
       held: 0n,
       captures: totalCaptured,
       openHolds: 0n,
@@ -96,7 +97,7 @@ describe('SettlementService (Postgres)', () => {
     });
     expect(ledgerKinds.map((group) => [group.kind, group._count])).toEqual([
       ['capture', 8],
-      ['credit', 1],
+      ['credit', 2],
     ]);
   });
 
@@ -153,22 +154,99 @@ describe('SettlementService (Postgres)', () => {
     expect(hold.settledAt).not.toBeNull();
   });
 
-  it('captures the full actual cost beyond the hold', async () => {
-    const accountId = await billing.fundedAccount(1_000n);
+  it('captures beyond the hold what the account has free', async () => {
+    const accountId = await billing.fundedAccount(5_000n);
     const requestId = await takeHold(accountId, 1_000n);
 
-    await billing.settlements.settle({ requestId, captureMicros: 1_600n, log: completedLog });
+    const result = await billing.settlements.settleMany([
+      { requestId, captureMicros: 1_600n, log: completedLog },
+    ]);
 
-    expect(await billing.credits.balanceOf(accountId)).toEqual({
-      balance: -600n,
-      held: 0n,
-      available: -600n,
-      overdraftLimit: 0n,
-    });
+    expect(result).toEqual({ appliedRequestIds: [requestId], overages: [] });
+    expect(await billing.credits.balanceOf(accountId)).toMatchObject({ balance: 3_400n, held: 0n });
     expect((await ledgerOf(requestId)).map((entry) => [entry.kind, entry.amount])).toEqual([
       ['capture', 1_600n],
     ]);
     expect((await billing.audit.auditAccount(accountId)).balanced).toBe(true);
+  });
+
+  it('caps a capture at what the account can pay and logs the rest as overage', async () => {
+    const accountId = await billing.fundedAccount(1_000n, 500n);
+    const requestId = await takeHold(accountId, 1_000n);
+
+    const result = await billing.settlements.settleMany([
+      { requestId, captureMicros: 40_000n, log: completedLog },
+    ]);
+
+    // The hold (1,000) and the overdraft (500) are all the account can pay.
+    expect(result).toEqual({ appliedRequestIds: [requestId], overages: [{ requestId, micros: 38_500n }] });
+    expect(await billing.credits.balanceOf(accountId)).toEqual({
+      balance: -500n,
+      held: 0n,
+      available: -500n,
+      overdraftLimit: 500n,
+    });
+    expect((await ledgerOf(requestId)).map((entry) => [entry.kind, entry.amount])).toEqual([
+      ['capture', 1_500n],
+    ]);
+    expect(await billing.prisma.requestLog.findUniqueOrThrow({ where: { requestId } })).toMatchObject({
+      costMicros: 1_500n,
+      overageMicros: 38_500n,
+    });
+    expect(await billing.audit.auditAccount(accountId)).toMatchObject({
+      balanced: true,
+      withinOverdraft: true,
+      uncaptured: 38_500n,
+      capturesUnlikeTheirLog: 0,
+    });
+  });
+
+  it("shares an account's budget in one batch: every hold's covered part first, then overshoots in order", async () => {
+    const accountId = await billing.fundedAccount(10_000n);
+    const holds = [];
+    for (const suffix of ['a', 'b', 'c', 'd']) {
+      holds.push(await takeHold(accountId, 2_000n, `${accountId}-${suffix}`));
+    }
+    // 8,000 held, 2,000 free.
+    const requested = [9_000n, 1_500n, 3_000n, 2_000n];
+
+    const { appliedRequestIds, overages } = await billing.settlements.settleMany(
+      holds.map((requestId, index) => ({ requestId, captureMicros: requested[index], log: completedLog })),
+    );
+
+    expect(appliedRequestIds.sort()).toEqual([...holds].sort());
+    const logs = await billing.prisma.requestLog.findMany({
+      where: { requestId: { in: holds } },
+      select: { requestId: true, costMicros: true, overageMicros: true },
+    });
+    const costOf = (requestId: string) => logs.find((log) => log.requestId === requestId);
+    // Budget 10,000: the covered parts 2,000 + 1,500 + 2,000 + 2,000, then 2,500 of overshoot in
+    // request order: 2,500 of the first's 7,000, nothing left for the third's 1,000.
+    expect(holds.map((requestId) => costOf(requestId)?.costMicros)).toEqual([4_500n, 1_500n, 2_000n, 2_000n]);
+    expect(holds.map((requestId) => costOf(requestId)?.overageMicros)).toEqual([4_500n, 0n, 1_000n, 0n]);
+    expect(overages.sort((a, b) => (a.requestId < b.requestId ? -1 : 1))).toEqual([
+      { requestId: holds[0], micros: 4_500n },
+      { requestId: holds[2], micros: 1_000n },
+    ]);
+    expect(await billing.credits.balanceOf(accountId)).toMatchObject({ balance: 0n, held: 0n });
+    expect((await billing.audit.auditAccount(accountId)).balanced).toBe(true);
+  });
+
+  it('never takes an account below minus its overdraft limit, even when its holds outgrew it', async () => {
+    const accountId = await billing.fundedAccount(1_000n, 2_000n);
+    const requestId = await takeHold(accountId, 3_000n);
+    // The operator lowered the overdraft limit while the hold was open.
+    await billing.prisma.account.update({ where: { id: accountId }, data: { overdraftLimit: 0n } });
+
+    await billing.settlements.settle({ requestId, captureMicros: 3_000n, log: completedLog });
+
+    expect(await billing.credits.balanceOf(accountId)).toMatchObject({ balance: 0n, held: 0n });
+    const log = await billing.prisma.requestLog.findUniqueOrThrow({ where: { requestId } });
+    expect([log.costMicros, log.overageMicros]).toEqual([1_000n, 2_000n]);
+    expect(await billing.audit.auditAccount(accountId)).toMatchObject({
+      balanced: true,
+      withinOverdraft: true,
+    });
   });
 
   it('releases the whole hold and writes no capture row when nothing is captured', async () => {
@@ -319,8 +397,12 @@ describe('SettlementService (Postgres)', () => {
 
     const recorded = await billing.settlements.recordWithoutHold([log, other]);
     const writtenBy = Date.now();
-    expect(recorded.sort()).toEqual([requestId, otherRequestId].sort());
-    await expect(billing.settlements.recordWithoutHold([{ ...log, httpStatus: 500 }])).resolves.toEqual([]);
+    expect(recorded.recordedRequestIds.sort()).toEqual([requestId, otherRequestId].sort());
+    expect(recorded.refused).toEqual([]);
+    await expect(billing.settlements.recordWithoutHold([{ ...log, httpStatus: 500 }])).resolves.toEqual({
+      recordedRequestIds: [],
+      refused: [],
+    });
     const stored = await billing.prisma.requestLog.findUniqueOrThrow({ where: { requestId } });
     expect(stored).toMatchObject({
       keyId: 'key_1',
@@ -338,5 +420,94 @@ describe('SettlementService (Postgres)', () => {
       where: { requestId: otherRequestId },
     });
     expect(storedOther).toMatchObject({ channelId: 'ch_1', ttfbMs: 7, costMicros: 9_007_199_254_740_993n });
+  });
+
+  describe('values Postgres would refuse', () => {
+    function refusalLog(requestId: string, model = 'omega-text-1') {
+      return {
+        requestId,
+        keyId: 'key_1',
+        accountId: 'acct_refused',
+        model,
+        route: '/v1/chat/completions',
+        httpStatus: 404,
+        endReason: 'refused',
+        latencyMs: 2,
+        inputTokens: 0,
+        outputTokens: 0,
+        costMicros: 0n,
+        attempts: 0,
+      };
+    }
+
+    it('stores a NUL or a lone surrogate as U+FFFD, and its 40 batch-mates with it', async () => {
+      const good = Array.from({ length: 40 }, () => refusalLog(nextRequestId()));
+      const nul = refusalLog(nextRequestId(), 'omega\u0000text');
+      const surrogate = refusalLog(nextRequestId(), 'omega\ud800text');
+
+      const result = await billing.settlements.recordWithoutHold([
+        ...good.slice(0, 20),
+        nul,
+        surrogate,
+        ...good.slice(20),
+      ]);
+
+      expect(result.refused).toEqual([]);
+      expect(result.recordedRequestIds).toHaveLength(42);
+      const stored = await billing.prisma.requestLog.findMany({
+        where: { requestId: { in: [nul.requestId, surrogate.requestId] } },
+        select: { model: true },
+      });
+      expect(stored.map((row) => row.model).sort()).toEqual(['omega\ufffdtext', 'omega\ufffdtext']);
+      expect(
+        await billing.prisma.requestLog.count({
+          where: { requestId: { in: good.map((log) => log.requestId) } },
+        }),
+      ).toBe(40);
+    });
+
+    it('writes the rows of a refused batch one by one, so only the row Postgres still refuses is lost', async () => {
+      // A constraint no sanitising satisfies stands for any value the database refuses.
+      await billing.pool.query(
+        "ALTER TABLE request_logs ADD CONSTRAINT spec_refuses_model CHECK (model IS DISTINCT FROM 'refused-model')",
+      );
+      try {
+        const good = Array.from({ length: 40 }, () => refusalLog(nextRequestId()));
+        const bad = refusalLog(nextRequestId(), 'refused-model');
+
+        const result = await billing.settlements.recordWithoutHold([
+          ...good.slice(0, 7),
+          bad,
+          ...good.slice(7),
+        ]);
+
+        expect(result.recordedRequestIds.sort()).toEqual(good.map((log) => log.requestId).sort());
+        expect(result.refused).toHaveLength(1);
+        expect(result.refused[0].log).toBe(bad);
+        expect(String(result.refused[0].error)).toMatch(/spec_refuses_model/);
+        expect(await billing.prisma.requestLog.count({ where: { requestId: bad.requestId } })).toBe(0);
+      } finally {
+        await billing.pool.query('ALTER TABLE request_logs DROP CONSTRAINT spec_refuses_model');
+      }
+    });
+
+    it('settles usage beyond the int4 columns, storing the counts at their maximum', async () => {
+      const accountId = await billing.fundedAccount(10_000n);
+      const requestId = await takeHold(accountId, 1_000n);
+
+      await billing.settlements.settle({
+        requestId,
+        captureMicros: 900n,
+        log: { ...completedLog, inputTokens: 3_000_000_000, outputTokens: 1.5, latencyMs: 3e12 },
+      });
+
+      expect(await billing.prisma.requestLog.findUniqueOrThrow({ where: { requestId } })).toMatchObject({
+        inputTokens: 2_147_483_647,
+        outputTokens: 2,
+        latencyMs: 2_147_483_647,
+        costMicros: 900n,
+      });
+      expect((await billing.audit.auditAccount(accountId)).balanced).toBe(true);
+    });
   });
 });

@@ -1,9 +1,23 @@
 import type { Pool } from 'pg';
 import type { RequestLogInput, SettlementLogInput } from './request-log.types';
+import { isRefusedByDatabase } from './database-refusal.util';
 import { recordRequestLogsStatement } from './record-request-logs.statement';
 import { settleHoldsStatement, settleLeasedHoldsStatement } from './settle-holds.statement';
-import type { SettleManyResult, SettlementInput } from './settlement.types';
+import type {
+  RecordLogsResult,
+  RefusedLog,
+  RowHoldSettlement,
+  SettleManyResult,
+  SettlementInput,
+  SettlementOverage,
+} from './settlement.types';
+import { toStorableCount, toStorableMicros, toStorableText } from './storable-value.util';
 import type { LeasedHold } from '../hold/hold.types';
+
+interface SettledRow {
+  request_id: string;
+  overage_micros: string;
+}
 
 /** Ends holds: capture of the actual cost, release of the rest, the request log; each exactly once. */
 export class SettlementService {
@@ -13,6 +27,11 @@ export class SettlementService {
   async settle(settlement: SettlementInput): Promise<{ applied: boolean }> {
     const { appliedRequestIds } = await this.settleMany([settlement]);
     return { applied: appliedRequestIds.length > 0 };
+  }
+
+  /** Settles holds written as rows only: the type refuses a leased hold (see RowHoldSettlement). */
+  settleRowHolds(settlements: readonly RowHoldSettlement[]): Promise<SettleManyResult> {
+    return this.settleMany(settlements);
   }
 
   /**
@@ -34,74 +53,108 @@ export class SettlementService {
       if (settlement.lease) leasedHolds.push(toLeasedStatementItem(settlement, settlement.lease));
       else openHolds.push(toStatementItem(settlement));
     }
-    const applied = await Promise.all([
-      this.runOverItems(settleHoldsStatement, openHolds),
-      this.runOverItems(settleLeasedHoldsStatement, leasedHolds),
+    const settled = await Promise.all([
+      this.runOverItems<SettledRow>(settleHoldsStatement, openHolds),
+      this.runOverItems<SettledRow>(settleLeasedHoldsStatement, leasedHolds),
     ]);
-    return { appliedRequestIds: applied.flat() };
+    const rows = settled.flat();
+    const overages: SettlementOverage[] = [];
+    for (const row of rows) {
+      if (row.overage_micros !== '0') {
+        overages.push({ requestId: row.request_id, micros: BigInt(row.overage_micros) });
+      }
+    }
+    return { appliedRequestIds: rows.map((row) => row.request_id), overages };
   }
 
   /**
    * Logs requests refused before any hold, in one statement; a request id logged before writes nothing.
-   * Returns the request ids that were logged now.
+   * When Postgres refuses a value of the batch, each row is written on its own, so only a row it still
+   * refuses is lost (returned in `refused`, for the caller to report); other failures throw.
    */
-  recordWithoutHold(logs: readonly RequestLogInput[]): Promise<string[]> {
+  async recordWithoutHold(logs: readonly RequestLogInput[]): Promise<RecordLogsResult> {
+    try {
+      return { recordedRequestIds: await this.recordLogs(logs), refused: [] };
+    } catch (error) {
+      if (logs.length < 2 || !isRefusedByDatabase(error)) throw error;
+    }
+    const recordedRequestIds: string[] = [];
+    const refused: RefusedLog[] = [];
+    // One at a time: this runs only after a refused batch, and must not take the whole pool.
+    for (const log of logs) {
+      try {
+        recordedRequestIds.push(...(await this.recordLogs([log])));
+      } catch (error) {
+        if (!isRefusedByDatabase(error)) throw error;
+        refused.push({ log, error });
+      }
+    }
+    return { recordedRequestIds, refused };
+  }
+
+  private async recordLogs(logs: readonly RequestLogInput[]): Promise<string[]> {
     const items = logs.map((log) =>
       toStatementItem({ requestId: log.requestId, captureMicros: log.costMicros, log }),
     );
-    return this.runOverItems(recordRequestLogsStatement, items);
+    const rows = await this.runOverItems<{ request_id: string }>(recordRequestLogsStatement, items);
+    return rows.map((row) => row.request_id);
   }
 
-  /** Runs a statement over a JSON array of items; returns the request ids it reports as done. */
-  private async runOverItems(statement: { name: string; text: string }, items: unknown[]): Promise<string[]> {
+  /** Runs a statement over a JSON array of items; returns the rows it reports. */
+  private async runOverItems<Row extends { request_id: string }>(
+    statement: { name: string; text: string },
+    items: unknown[],
+  ): Promise<Row[]> {
     if (items.length === 0) return [];
-    const { rows } = await this.pool.query<{ request_id: string }>({
-      ...statement,
-      values: [JSON.stringify(items)],
-    });
-    return rows.map((row) => row.request_id);
+    const { rows } = await this.pool.query<Row>({ ...statement, values: [JSON.stringify(items)] });
+    return rows;
   }
 }
 
 /** Every log field, the request id and the capture: STATEMENT_ITEM_COLUMNS of settle-holds.statement.ts. */
 type StatementItem = Record<keyof SettlementLogInput | 'requestId' | 'captureMicros', unknown>;
 /** The lease's record of the hold, which settle_leased_holds reads beside the statement item's. */
-type LeaseColumns = Record<Exclude<keyof LeasedHold, 'amount'>, unknown>;
+type LeaseColumns = Record<Exclude<keyof LeasedHold, 'amount'> | 'holdMicros', unknown>;
 type LeasedStatementItem = StatementItem & LeaseColumns;
 
 /**
  * The statement items are written field by field: they are built for every request, and copying the
  * log with rest destructuring and object spreads cost several times as much as this. Their types name
- * every column, so a field the log gains cannot be left out. JSON has no bigint: micros travel as
- * decimal strings, which Postgres reads back as int8 exactly.
+ * every column, so a field the log gains cannot be left out. Every value is made storable here (see
+ * storable-value.util.ts): a value Postgres would refuse must not fail the batch it travels in. JSON has
+ * no bigint: micros travel as decimal strings, which Postgres reads back as int8 exactly.
  */
 function toStatementItem({ requestId, captureMicros, log }: SettlementInput): StatementItem {
   return {
-    requestId,
-    captureMicros: captureMicros.toString(),
-    keyId: log.keyId,
-    accountId: log.accountId,
-    model: log.model,
-    channelId: log.channelId,
-    route: log.route,
-    httpStatus: log.httpStatus,
-    endReason: log.endReason,
-    latencyMs: log.latencyMs,
-    ttfbMs: log.ttfbMs,
-    inputTokens: log.inputTokens,
-    outputTokens: log.outputTokens,
-    attempts: log.attempts,
+    requestId: toStorableText(requestId),
+    captureMicros: toStorableMicros(captureMicros).toString(),
+    keyId: toStorableText(log.keyId),
+    accountId: toStorableText(log.accountId),
+    model: toStorableText(log.model),
+    channelId: toStorableText(log.channelId),
+    route: toStorableText(log.route),
+    httpStatus: toStorableCount(log.httpStatus),
+    endReason: toStorableText(log.endReason),
+    latencyMs: toStorableCount(log.latencyMs),
+    ttfbMs: toStorableCount(log.ttfbMs),
+    inputTokens: toStorableCount(log.inputTokens),
+    outputTokens: toStorableCount(log.outputTokens),
+    // Absent on text requests: undefined is left out of the JSON, and the statements store 0.
+    imageCount: toStorableCount(log.imageCount),
+    mediaSeconds: toStorableCount(log.mediaSeconds),
+    attempts: toStorableCount(log.attempts),
   };
 }
 
 /** The lease's record of the hold names the key, account, model and route; it wins over the log's. */
 function toLeasedStatementItem(settlement: SettlementInput, hold: LeasedHold): LeasedStatementItem {
   const leaseColumns = {
-    keyId: hold.keyId,
-    accountId: hold.accountId,
-    model: hold.model,
-    route: hold.route,
-    leaseId: hold.leaseId,
+    keyId: toStorableText(hold.keyId),
+    accountId: toStorableText(hold.accountId),
+    model: toStorableText(hold.model),
+    route: toStorableText(hold.route),
+    leaseId: toStorableText(hold.leaseId),
+    holdMicros: toStorableMicros(hold.amount).toString(),
   } satisfies LeaseColumns;
   return Object.assign(toStatementItem(settlement), leaseColumns);
 }

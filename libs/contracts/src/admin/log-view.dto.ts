@@ -40,8 +40,21 @@ export class LogView {
   @ApiProperty({ description: 'Output tokens.', type: 'integer' })
   outputTokens: number;
 
-  @ApiProperty({ description: 'Cost in micros.', type: String, example: '1200' })
+  @ApiProperty({ description: 'Images returned.', type: 'integer' })
+  imageCount: number;
+
+  @ApiProperty({ description: 'Seconds of video or audio produced, as billed.', type: 'integer' })
+  mediaSeconds: number;
+
+  @ApiProperty({ description: 'Cost captured, in micros.', type: String, example: '1200' })
   costMicros: string;
+
+  @ApiProperty({
+    description: 'Cost the account could not pay (beyond its overdraft), in micros; not captured.',
+    type: String,
+    example: '0',
+  })
+  overageMicros: string;
 
   @ApiProperty({ description: 'Upstream attempts (failover included).', type: 'integer' })
   attempts: number;

@@ -32,6 +32,15 @@ export class PriceDto {
     max: INT32_BOUNDS.max,
   })
   defaultMaxOutputTokens?: number;
+
+  @IntegerField({
+    description:
+      'Reasoning tokens the model may spend beyond the output cap; added to every hold so that it is an upper bound.',
+    optional: true,
+    min: 1,
+    max: INT32_BOUNDS.max,
+  })
+  maxReasoningTokens?: number;
 }
 
 @ValidateObjectRule('uniquePriceModels', (body) => checkUniqueEntries('prices', 'model', body['prices']))

@@ -16,6 +16,7 @@ import {
   RESPONSE_MODALITIES,
   ResponseModality,
 } from './native-values.constants';
+import { TEXT_REQUEST_LIMITS } from '../validation/request-limits.constants';
 
 export class ThinkingConfigDto {
   @IntegerField({ description: 'Reasoning token budget; -1 lets the model decide.', optional: true, min: -1 })
@@ -24,7 +25,12 @@ export class ThinkingConfigDto {
   @BooleanField({ description: 'Return thought summaries.', optional: true })
   includeThoughts?: boolean;
 
-  @StringField({ description: 'Reasoning level name (newer models).', optional: true, nonEmpty: true })
+  @StringField({
+    description: 'Reasoning level name (newer models).',
+    optional: true,
+    nonEmpty: true,
+    maxLength: TEXT_REQUEST_LIMITS.identifierLength,
+  })
   thinkingLevel?: string;
 }
 
@@ -57,10 +63,19 @@ export class GenerationConfigDto {
   @IntegerField({ description: 'Maximum output tokens.', optional: true, min: 1 })
   maxOutputTokens?: number;
 
-  @StringListField({ description: 'Generation stops at these strings.', optional: true })
+  @StringListField({
+    description: 'Generation stops at these strings.',
+    optional: true,
+    maxItems: TEXT_REQUEST_LIMITS.stopSequences,
+  })
   stopSequences?: string[];
 
-  @StringField({ description: 'Output format, e.g. application/json.', optional: true, nonEmpty: true })
+  @StringField({
+    description: 'Output format, e.g. application/json.',
+    optional: true,
+    nonEmpty: true,
+    maxLength: TEXT_REQUEST_LIMITS.identifierLength,
+  })
   responseMimeType?: string;
 
   @JsonObjectField({ description: 'Schema the output must follow.', optional: true })
@@ -93,6 +108,11 @@ export class GenerationConfigDto {
   @NestedField(() => ImageConfigDto, { description: 'Image output configuration.', optional: true })
   imageConfig?: ImageConfigDto;
 
-  @EnumListField(RESPONSE_MODALITIES, { description: 'Output modalities.', optional: true, minItems: 1 })
+  @EnumListField(RESPONSE_MODALITIES, {
+    description: 'Output modalities.',
+    optional: true,
+    minItems: 1,
+    maxItems: TEXT_REQUEST_LIMITS.responseModalities,
+  })
   responseModalities?: ResponseModality[];
 }

@@ -344,6 +344,66 @@ describe('NativeGenerateRequestDto', () => {
     ]);
   });
 
+  describe('request limits', () => {
+    const items = (count: number, item: unknown) => Array.from({ length: count }, () => item);
+    const declaration = { name: 'f' };
+
+    it.each([
+      [
+        'contents',
+        { contents: items(10_001, { parts: [{ text: 'a' }] }) },
+        'contents must have at most 10000 items',
+      ],
+      ['parts', textOnly(items(10_001, { text: 'a' })), 'contents[0].parts must have at most 10000 items'],
+      ['tools', { ...minimal, tools: items(129, {}) }, 'tools must have at most 128 items'],
+      [
+        'function declarations',
+        { ...minimal, tools: [{ functionDeclarations: items(513, declaration) }] },
+        'tools[0].functionDeclarations must have at most 512 items',
+      ],
+      [
+        'stop sequences',
+        { ...minimal, generationConfig: { stopSequences: items(17, 'END') } },
+        'generationConfig.stopSequences must have at most 16 items',
+      ],
+      [
+        'safety settings',
+        {
+          ...minimal,
+          safetySettings: items(33, { category: 'HARM_CATEGORY_HARASSMENT', threshold: 'OFF' }),
+        },
+        'safetySettings must have at most 32 items',
+      ],
+      [
+        'a function name',
+        textOnly([{ functionCall: { name: 'f'.repeat(257) } }]),
+        'contents[0].parts[0].functionCall.name must be at most 256 characters long',
+      ],
+      [
+        'a file URI',
+        textOnly([{ fileData: { fileUri: `https://files.example/${'a'.repeat(8_192)}` } }]),
+        'contents[0].parts[0].fileData.fileUri must be at most 8192 characters long',
+      ],
+    ])('refuses too many or too long %s, naming the field', (_limit, body, message) => {
+      expect(problemsOf(body).map((problem) => problem.message)).toEqual([message]);
+    });
+
+    it('accepts lists at their limit', () => {
+      expect(acceptedValue({ contents: items(10_000, { parts: [{ text: 'a' }] }) }).contents).toHaveLength(
+        10_000,
+      );
+    });
+
+    it('refuses a free-form schema nested beyond the depth limit', () => {
+      let schema: Record<string, unknown> = { type: 'STRING' };
+      for (let level = 0; level < 100; level++) schema = { type: 'ARRAY', items: schema };
+      const [problem] = problemsOf({ ...minimal, generationConfig: { responseSchema: schema } });
+      expect(problem.message).toMatch(
+        /^generationConfig\.responseSchema(\.items)+ must not be nested more than 64 levels deep$/,
+      );
+    });
+  });
+
   describe('checkBody, the check of the native route', () => {
     it.each([
       [
@@ -360,7 +420,8 @@ describe('NativeGenerateRequestDto', () => {
         },
         true,
       ],
-      ['a __proto__ key', JSON.parse('{"contents":[{"parts":[{"text":"Hi"}]}],"__proto__":{"x":1}}'), true],
+      ['a __proto__ key', JSON.parse('{"contents":[{"parts":[{"text":"Hi"}]}],"__proto__":{"x":1}}'), false],
+      ['a constructor key', { contents: [{ parts: [{ text: 'Hi' }], constructor: 1 }] }, false],
       ['a null optional object', { ...minimal, systemInstruction: null }, false],
       ['a null part', textOnly([null]), false],
       ['a part that is a list', textOnly([[{ text: 'a' }]]), false],

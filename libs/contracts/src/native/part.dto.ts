@@ -2,9 +2,17 @@ import { BooleanField, StringField, Base64Field } from '../validation/scalar-fie
 import { JsonObjectField, NestedField } from '../validation/nested-field.decorator';
 import { ValidateObjectRule } from '../validation/rule.decorator';
 import { PART_KINDS } from './native-values.constants';
+import { TEXT_REQUEST_LIMITS } from '../validation/request-limits.constants';
 
 const MIME_TYPE = /^[\w.+-]+\/[\w.+-]+(?:\s*;.*)?$/;
-const MIME_TYPE_RULES = { nonEmpty: true, pattern: MIME_TYPE, patternHint: 'a MIME type such as image/png' };
+const MIME_TYPE_RULES = {
+  nonEmpty: true,
+  maxLength: TEXT_REQUEST_LIMITS.identifierLength,
+  pattern: MIME_TYPE,
+  patternHint: 'a MIME type such as image/png',
+};
+const NAME_RULES = { nonEmpty: true, maxLength: TEXT_REQUEST_LIMITS.identifierLength };
+const CALL_ID_RULES = { optional: true, maxLength: TEXT_REQUEST_LIMITS.identifierLength };
 
 /** Fields a part may carry next to its one kind. */
 const PART_COMPANIONS: readonly string[] = ['thought', 'thoughtSignature'];
@@ -21,29 +29,29 @@ export class FileDataDto {
   @StringField({ description: 'MIME type of the file.', optional: true, ...MIME_TYPE_RULES })
   mimeType?: string;
 
-  @StringField({ description: 'URI of the file.', nonEmpty: true })
+  @StringField({ description: 'URI of the file.', nonEmpty: true, maxLength: TEXT_REQUEST_LIMITS.urlLength })
   fileUri: string;
 }
 
 export class FunctionCallDto {
-  @StringField({ description: 'Name of the function to call.', nonEmpty: true })
+  @StringField({ description: 'Name of the function to call.', ...NAME_RULES })
   name: string;
 
   @JsonObjectField({ description: 'Arguments, as a JSON object.', optional: true })
   args?: Record<string, unknown>;
 
-  @StringField({ description: 'Call id, echoed in the matching function response.', optional: true })
+  @StringField({ description: 'Call id, echoed in the matching function response.', ...CALL_ID_RULES })
   id?: string;
 }
 
 export class FunctionResponseDto {
-  @StringField({ description: 'Name of the function that was called.', nonEmpty: true })
+  @StringField({ description: 'Name of the function that was called.', ...NAME_RULES })
   name: string;
 
   @JsonObjectField({ description: 'What the function returned, as a JSON object.' })
   response: Record<string, unknown>;
 
-  @StringField({ description: 'Id of the call this answers.', optional: true })
+  @StringField({ description: 'Id of the call this answers.', ...CALL_ID_RULES })
   id?: string;
 }
 

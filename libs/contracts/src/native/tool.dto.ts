@@ -1,8 +1,13 @@
 import { JsonObjectField, NestedListField } from '../validation/nested-field.decorator';
 import { StringField } from '../validation/scalar-field.decorator';
+import { TEXT_REQUEST_LIMITS } from '../validation/request-limits.constants';
 
 export class FunctionDeclarationDto {
-  @StringField({ description: 'Function name.', nonEmpty: true })
+  @StringField({
+    description: 'Function name.',
+    nonEmpty: true,
+    maxLength: TEXT_REQUEST_LIMITS.identifierLength,
+  })
   name: string;
 
   @StringField({ description: 'What the function does.', optional: true })
@@ -17,6 +22,7 @@ export class ToolDto {
   @NestedListField(() => FunctionDeclarationDto, {
     description: 'Functions the model may call.',
     optional: true,
+    maxItems: TEXT_REQUEST_LIMITS.functionsPerList,
   })
   functionDeclarations?: FunctionDeclarationDto[];
 

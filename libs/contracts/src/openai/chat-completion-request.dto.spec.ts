@@ -267,6 +267,74 @@ describe('ChatCompletionRequestDto', () => {
     });
   });
 
+  describe('request limits and data: URLs', () => {
+    const items = (count: number, item: unknown) => Array.from({ length: count }, () => item);
+    const image = (url: string) =>
+      withMessages({ role: 'user', content: [{ type: 'image_url', image_url: { url } }] });
+    const call = { id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } };
+
+    it.each([
+      [
+        'messages',
+        withMessages(...items(10_001, { role: 'user', content: 'a' })),
+        'messages must have at most 10000 items',
+      ],
+      [
+        'content parts',
+        withMessages({ role: 'user', content: items(10_001, { type: 'text', text: 'a' }) }),
+        'messages[0].content must have at most 10000 items',
+      ],
+      [
+        'tools',
+        { ...minimal, tools: items(129, { type: 'function', function: { name: 'f' } }) },
+        'tools must have at most 128 items',
+      ],
+      [
+        'tool calls',
+        withMessages({ role: 'assistant', content: null, tool_calls: items(513, call) }),
+        'messages[0].tool_calls must have at most 512 items',
+      ],
+      ['stop sequences', { ...minimal, stop: items(17, 'END') }, 'stop must have at most 16 items'],
+      ['a model name', { ...minimal, model: 'm'.repeat(257) }, 'model must be at most 256 characters long'],
+      [
+        'an image URL',
+        image(`https://img.example/${'a'.repeat(8_192)}`),
+        'messages[0].content[0].image_url.url must be at most 8192 characters long',
+      ],
+    ])('refuses too many or too long %s, naming the field', (_limit, body, message) => {
+      expect(problemsOf(body).map((problem) => problem.message)).toEqual([message]);
+    });
+
+    it.each([
+      ['invalid Base64', 'data:image/png;base64,not*base64', 'must carry Base64-encoded data after ;base64,'],
+      [
+        'Base64 of the wrong length',
+        'data:image/png;base64,iVBORw0KGgo',
+        'must carry Base64-encoded data after ;base64,',
+      ],
+      ['empty data', 'data:image/png;base64,', 'must carry Base64-encoded data after ;base64,'],
+      [
+        'a data: URL that is not Base64',
+        'data:image/png,rawbytes',
+        'must be an http(s) URL or a base64 data: URL (data:<MIME type>;base64,<data>)',
+      ],
+    ])(
+      'refuses an image data: URL with %s, as the native route refuses bad inlineData',
+      (_case, url, message) => {
+        expect(problemsOf(image(url))).toEqual([
+          {
+            field: 'messages[0].content[0].image_url.url',
+            message: `messages[0].content[0].image_url.url ${message}`,
+          },
+        ]);
+      },
+    );
+
+    it('accepts a Base64 data: URL with parameters', () => {
+      expect(acceptedValue(image('data:image/png;name=a.png;base64,iVBORw0KGgo='))).toBeDefined();
+    });
+  });
+
   describe('checkBody, the check of the OpenAI-style route', () => {
     const withTool = (fn: unknown) => ({ ...minimal, tools: [{ type: 'function', function: fn }] });
 

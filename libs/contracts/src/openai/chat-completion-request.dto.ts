@@ -12,11 +12,12 @@ import {
   StreamOptionsDto,
   ToolChoiceField,
 } from './chat-tool.dto';
+import { TEXT_REQUEST_LIMITS } from '../validation/request-limits.constants';
 
 function checkStop(stop: unknown): string | undefined {
   if (stop === undefined || stop === null || typeof stop === 'string') return undefined;
   return Array.isArray(stop)
-    ? checkList(stop, (item) => checkString(item))
+    ? checkList(stop, (item) => checkString(item), { maxItems: TEXT_REQUEST_LIMITS.stopSequences })
     : 'must be a string or an array of strings';
 }
 
@@ -26,7 +27,10 @@ function StopField(): PropertyDecorator {
       description: 'Generation stops at these strings.',
       required: false,
       nullable: true,
-      oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }],
+      oneOf: [
+        { type: 'string' },
+        { type: 'array', items: { type: 'string' }, maxItems: TEXT_REQUEST_LIMITS.stopSequences },
+      ],
     }),
     ValidateRule('stop', checkStop),
   );
@@ -37,10 +41,19 @@ function StopField(): PropertyDecorator {
  * OpenAI-style wire does; fields not declared here pass through untouched.
  */
 export class ChatCompletionRequestDto {
-  @StringField({ description: 'Model name.', nonEmpty: true, example: 'kappa-2.0-flash' })
+  @StringField({
+    description: 'Model name.',
+    nonEmpty: true,
+    maxLength: TEXT_REQUEST_LIMITS.identifierLength,
+    example: 'kappa-2.0-flash',
+  })
   model: string;
 
-  @NestedListField(() => ChatMessageDto, { description: 'The conversation.', minItems: 1 })
+  @NestedListField(() => ChatMessageDto, {
+    description: 'The conversation.',
+    minItems: 1,
+    maxItems: TEXT_REQUEST_LIMITS.conversationItems,
+  })
   messages: ChatMessageDto[];
 
   @BooleanField({ description: 'Stream the answer as server-sent events.', ...OPTIONAL_OR_NULL })
@@ -81,7 +94,11 @@ export class ChatCompletionRequestDto {
   @IntegerField({ description: 'Fixed random seed.', ...OPTIONAL_OR_NULL })
   seed?: number | null;
 
-  @NestedListField(() => ChatToolDto, { description: 'Functions the model may call.', ...OPTIONAL_OR_NULL })
+  @NestedListField(() => ChatToolDto, {
+    description: 'Functions the model may call.',
+    ...OPTIONAL_OR_NULL,
+    maxItems: TEXT_REQUEST_LIMITS.tools,
+  })
   tools?: ChatToolDto[] | null;
 
   @ToolChoiceField()
@@ -101,7 +118,11 @@ export class ChatCompletionRequestDto {
   })
   top_logprobs?: number | null;
 
-  @StringField({ description: 'End-user id.', ...OPTIONAL_OR_NULL })
+  @StringField({
+    description: 'End-user id.',
+    ...OPTIONAL_OR_NULL,
+    maxLength: TEXT_REQUEST_LIMITS.identifierLength,
+  })
   user?: string | null;
 
   @BooleanField({ description: 'Allow several tool calls at once.', ...OPTIONAL_OR_NULL })

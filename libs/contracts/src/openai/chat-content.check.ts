@@ -1,4 +1,12 @@
-import { checkList, checkOneOf, checkString, isJsonObject, problemAt } from '../validation/value-checks.util';
+import { TEXT_REQUEST_LIMITS } from '../validation/request-limits.constants';
+import {
+  checkBase64,
+  checkList,
+  checkOneOf,
+  checkString,
+  isJsonObject,
+  problemAt,
+} from '../validation/value-checks.util';
 import { CHAT_CONTENT_PART_TYPES, IMAGE_DETAILS } from './chat-values.constants';
 
 export interface ChatTextPart {
@@ -19,6 +27,7 @@ export const CHAT_CONTENT_SCHEMA = {
     { type: 'string' },
     {
       type: 'array',
+      maxItems: TEXT_REQUEST_LIMITS.partsPerItem,
       items: {
         type: 'object',
         required: ['type'],
@@ -36,13 +45,28 @@ export const CHAT_CONTENT_SCHEMA = {
   ],
 };
 
+/** `data:<MIME type>[;parameter…];base64,<data>`, the one data: URL form the dialect bridge can carry. */
+const BASE64_DATA_URL_PREFIX = /^data:[^;,]+(?:;[^;,]*)*;base64,/;
+
+/**
+ * A data: URL's bytes are checked as the native route checks `inlineData.data`: they reach a native
+ * channel as inline data, and a compat channel as sent.
+ */
+function checkImageLocation(url: unknown): string | undefined {
+  if (typeof url !== 'string' || !url.startsWith('data:')) {
+    return checkString(url, { nonEmpty: true, maxLength: TEXT_REQUEST_LIMITS.urlLength });
+  }
+  const prefix = BASE64_DATA_URL_PREFIX.exec(url);
+  if (!prefix) return 'must be an http(s) URL or a base64 data: URL (data:<MIME type>;base64,<data>)';
+  return checkBase64(url.slice(prefix[0].length)) === undefined
+    ? undefined
+    : 'must carry Base64-encoded data after ;base64,';
+}
+
 function checkImageUrl(imageUrl: unknown): string | undefined {
   if (!isJsonObject(imageUrl)) return imageUrl === undefined ? 'is required' : 'must be an object';
   return (
-    problemAt(
-      '.url',
-      imageUrl['url'] === undefined ? 'is required' : checkString(imageUrl['url'], { nonEmpty: true }),
-    ) ??
+    problemAt('.url', imageUrl['url'] === undefined ? 'is required' : checkImageLocation(imageUrl['url'])) ??
     (imageUrl['detail'] === undefined
       ? undefined
       : problemAt('.detail', checkOneOf(imageUrl['detail'], IMAGE_DETAILS)))
@@ -68,5 +92,5 @@ function checkContentPart(part: unknown): string | undefined {
 export function checkChatContent(content: unknown): string | undefined {
   if (typeof content === 'string') return undefined;
   if (!Array.isArray(content)) return 'must be a string or an array of content parts';
-  return checkList(content, checkContentPart, { minItems: 1 });
+  return checkList(content, checkContentPart, { minItems: 1, maxItems: TEXT_REQUEST_LIMITS.partsPerItem });
 }

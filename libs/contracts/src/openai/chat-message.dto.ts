@@ -6,6 +6,7 @@ import { EnumField, StringField } from '../validation/scalar-field.decorator';
 import { CHAT_CONTENT_SCHEMA, ChatContentPart, checkChatContent } from './chat-content.check';
 import { CHAT_ROLES, ChatRole } from './chat-values.constants';
 import { ChatToolCallDto } from './chat-tool.dto';
+import { TEXT_REQUEST_LIMITS } from '../validation/request-limits.constants';
 
 function hasToolCalls(message: Record<string, unknown>): boolean {
   return Array.isArray(message['tool_calls']) && message['tool_calls'].length > 0;
@@ -44,15 +45,25 @@ export class ChatMessageDto {
   @ChatContentField()
   content?: string | ChatContentPart[] | null;
 
-  @StringField({ description: 'Name of the author.', ...OPTIONAL_OR_NULL })
+  @StringField({
+    description: 'Name of the author.',
+    ...OPTIONAL_OR_NULL,
+    maxLength: TEXT_REQUEST_LIMITS.identifierLength,
+  })
   name?: string | null;
 
   @NestedListField(() => ChatToolCallDto, {
     description: 'Tool calls made by the assistant.',
     ...OPTIONAL_OR_NULL,
+    maxItems: TEXT_REQUEST_LIMITS.functionsPerList,
   })
   tool_calls?: ChatToolCallDto[] | null;
 
-  @StringField({ description: 'The call a tool message answers.', nonEmpty: true, ...OPTIONAL_OR_NULL })
+  @StringField({
+    description: 'The call a tool message answers.',
+    nonEmpty: true,
+    maxLength: TEXT_REQUEST_LIMITS.identifierLength,
+    ...OPTIONAL_OR_NULL,
+  })
   tool_call_id?: string | null;
 }

@@ -10,8 +10,10 @@ import {
   TOOL_CHOICE_MODES,
   ToolChoiceMode,
 } from './chat-values.constants';
+import { TEXT_REQUEST_LIMITS } from '../validation/request-limits.constants';
 
 const FUNCTION_NAME = { nonEmpty: true, maxLength: 64 };
+const IDENTIFIER = { nonEmpty: true, maxLength: TEXT_REQUEST_LIMITS.identifierLength };
 
 export class ChatFunctionDto {
   @StringField({ description: 'Function name.', ...FUNCTION_NAME })
@@ -36,7 +38,7 @@ export class ChatToolDto {
 }
 
 export class ChatToolCallFunctionDto {
-  @StringField({ description: 'Function name.', nonEmpty: true })
+  @StringField({ description: 'Function name.', ...IDENTIFIER })
   name: string;
 
   @StringField({ description: 'Arguments as a JSON string.' })
@@ -44,7 +46,7 @@ export class ChatToolCallFunctionDto {
 }
 
 export class ChatToolCallDto {
-  @StringField({ description: 'Call id, answered by a tool message.', nonEmpty: true })
+  @StringField({ description: 'Call id, answered by a tool message.', ...IDENTIFIER })
   id: string;
 
   @EnumField(['function'], { description: 'Call type.' })

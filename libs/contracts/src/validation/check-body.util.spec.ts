@@ -1,6 +1,7 @@
 import { Max } from 'class-validator';
 import { checkBody, provesValid } from './check-body.util';
 import { MicrosField } from './micros-field.decorator';
+import { NestedField } from './nested-field.decorator';
 import { ValidateObjectRule } from './rule.decorator';
 import { IntegerField, StringField } from './scalar-field.decorator';
 import { validateBody } from './validate-body.util';
@@ -44,6 +45,11 @@ class LabelledDto {
 }
 
 class BareDto {}
+
+class BoxDto {
+  @NestedField(() => CappedDto, { description: 'A capped count.' })
+  capped: CappedDto;
+}
 
 /** What checkBody must answer: exactly what validateBody answers, without the value. */
 function expectSameAnswer(dtoClass: new () => object, body: unknown): void {
@@ -95,18 +101,7 @@ describe('provesValid', () => {
       ['a validation decorator the rules do not know of', CappedDto, { count: 2 }],
       ['an accessor on the class', LabelledDto, { name: 'oak' }],
       ['the class has no rules', BareDto, { name: 'oak' }],
-      ['a key class-transformer skips', TreeDto, JSON.parse('{"name":"oak","__proto__":{"count":1}}')],
-      [
-        'a nested key class-transformer skips',
-        TreeDto,
-        { name: 'oak', root: { count: 1, constructor: 'x' } },
-      ],
-      [
-        'a nested object without the usual prototype',
-        TreeDto,
-        { name: 'oak', root: Object.assign(Object.create(null) as object, { count: 1 }) },
-      ],
-      ['list items that are not objects', TreeDto, { name: 'oak', leaves: [5, null] }],
+      ['a nested class cannot be told', BoxDto, { capped: { count: 2 } }],
     ])('%s', (_reason, dtoClass: new () => object, body: unknown) => {
       expect(provesValid(dtoClass, body)).toBe(false);
       expectSameAnswer(dtoClass, body);
@@ -131,7 +126,58 @@ describe('checkBody', () => {
     [TreeDto, 'oak'],
     [TallTreeDto, { name: 'oak' }],
     [SaplingDto, { name: 5, root: null }],
+    [TreeDto, { name: 'oak', leaves: [5, null] }],
+    [TreeDto, { name: 'oak', leaves: [[{ count: 1 }], { count: 'x' }] }],
+    [TreeDto, { name: 'oak', root: Object.assign(Object.create(null) as object, { count: -1 }) }],
+    [TreeDto, { name: 'oak', root: { count: 1 }, toString: 'a field named like an Object method' }],
+    [TreeDto, JSON.parse('{"name":"oak","__proto__":{"count":1}}')],
+    [TreeDto, { name: 'oak', root: { count: 1, constructor: 'x' } }],
+    [BoxDto, { capped: { count: 5 } }],
+    [BoxDto, { capped: { count: 2 } }],
   ])('answers like validateBody for %p %j', (dtoClass: new () => object, body: unknown) => {
     expectSameAnswer(dtoClass, body);
+  });
+
+  it('reports every problem of an invalid body, in order, like validateBody', () => {
+    const body = {
+      name: '',
+      leaves: [{ count: -1 }, { count: 'x' }, 7, { count: 2 }],
+      root: { count: 1.5 },
+    };
+    expectSameAnswer(TreeDto, body);
+    expect(checkBody(TreeDto, body)).toEqual({
+      ok: false,
+      problems: [
+        { field: 'name', message: 'name must not be empty' },
+        { field: 'leaves[0].count', message: 'leaves[0].count must be at least 0' },
+        { field: 'leaves[1].count', message: 'leaves[1].count must be an integer' },
+        { field: 'leaves[2]', message: 'leaves[2] must be an object' },
+        { field: 'root.count', message: 'root.count must be an integer' },
+      ],
+    });
+  });
+
+  it('refuses a list over the item limit before reading any item', () => {
+    const leaves = Array.from({ length: 10_001 }, () => ({ count: -1 }));
+    expect(checkBody(TreeDto, { name: 'oak', leaves })).toEqual({
+      ok: false,
+      problems: [{ field: 'leaves', message: 'leaves must have at most 10000 items' }],
+    });
+  });
+
+  it('refuses 10,000 levels of nesting with a 400-style problem, not a stack overflow', () => {
+    let deep: unknown = { count: 1 };
+    for (let level = 0; level < 10_000; level++) deep = { inner: deep };
+    const answer = checkBody(TreeDto, { name: 'oak', root: { count: 1, extra: deep } });
+    expect(answer).toEqual({
+      ok: false,
+      problems: [
+        expect.objectContaining({
+          message: expect.stringMatching(
+            /^root\.extra(\.inner)+ must not be nested more than 64 levels deep$/,
+          ),
+        }),
+      ],
+    });
   });
 });

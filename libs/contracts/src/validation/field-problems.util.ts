@@ -25,7 +25,8 @@ function childPath(parentPath: string, property: string, parentIsList: boolean):
   return parentPath === '' ? property : `${parentPath}.${property}`;
 }
 
-function toProblem(path: string, problem: string): FieldProblem {
+/** The problem `problem` (a fragment, possibly starting with a relative path) of the field at `path`. */
+export function toProblem(path: string, problem: string): FieldProblem {
   const relative = RELATIVE_PROBLEM.exec(problem);
   const joinedPath = relative ? `${path}${relative[1]}` : path;
   const field = joinedPath === '' ? WHOLE_BODY_FIELD : joinedPath.replace(/^\./, '');

@@ -2,7 +2,7 @@ import { Type } from 'class-transformer';
 import { ValidateNested } from 'class-validator';
 import { combinePropertyDecorators, Field, FieldOptions } from './field.decorator';
 import { DtoClass, RecordNested } from './plain-rules.registry';
-import { checkJsonObject, checkList, ListRules } from './value-checks.util';
+import { checkJsonObject, checkList, ListRules, listSchema } from './value-checks.util';
 
 /**
  * @nestjs/swagger recognises a lazy type only by the function's name being `type`, which an arrow
@@ -36,8 +36,11 @@ export function NestedListField(
   options: FieldOptions & ListRules,
 ): PropertyDecorator {
   return combinePropertyDecorators(
-    Field(options, { ...lazySchemaType(dtoClass), isArray: true }, 'objectList', (value) =>
-      checkList(value, checkNotList, options),
+    Field(
+      options,
+      { ...lazySchemaType(dtoClass), isArray: true, ...listSchema(options) },
+      'objectList',
+      (value) => checkList(value, checkNotList, options),
     ),
     Type(dtoClass),
     ValidateNested({ each: true }),

@@ -147,6 +147,9 @@ function computePlainRules(dtoClass: DtoClass): PropertyRules[] | undefined {
     // class-transformer builds the value with the nearest class's type; own entries come first.
     else property.nested ??= recorded.nested;
   }
+  // class-transformer drops a field named like a member of Object.prototype (`toString`): the plain
+  // body would show a value the instance lacks.
+  if ([...properties.keys()].some((name) => name in Object.prototype)) return undefined;
   return [...properties.values()];
 }
 

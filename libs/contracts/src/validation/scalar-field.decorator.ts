@@ -10,6 +10,7 @@ import {
   checkOneOf,
   checkString,
   ListRules,
+  listSchema,
   NumberBounds,
   StringRules,
 } from './value-checks.util';
@@ -50,7 +51,8 @@ export function EnumListField(
   allowed: readonly string[],
   options: FieldOptions & ListRules,
 ): PropertyDecorator {
-  return Field(options, { enum: [...allowed], isArray: true, type: String }, 'oneOfList', (value) =>
+  const schema = { enum: [...allowed], isArray: true, type: String, ...listSchema(options) };
+  return Field(options, schema, 'oneOfList', (value) =>
     checkList(value, (item) => checkOneOf(item, allowed), options),
   );
 }
@@ -58,7 +60,7 @@ export function EnumListField(
 export function StringListField(
   options: FieldOptions & ListRules & { items?: StringRules },
 ): PropertyDecorator {
-  return Field(options, { type: String, isArray: true }, 'stringList', (value) =>
+  return Field(options, { type: String, isArray: true, ...listSchema(options) }, 'stringList', (value) =>
     checkList(value, (item) => checkString(item, options.items), options),
   );
 }

@@ -58,10 +58,35 @@ describe('validateBody', () => {
     expect(lenient.ok && lenient.value).toMatchObject(body);
   });
 
-  it('does not let a __proto__ key change the prototype of the value', () => {
-    const result = validateBody(TreeDto, JSON.parse('{"name":"oak","__proto__":{"polluted":true}}'));
-    expect(result.ok && result.value).toBeInstanceOf(TreeDto);
+  it('refuses fields named like Object methods when asked, which class-transformer would drop unseen', () => {
+    expect(problemsOf({ name: 'oak', root: { count: 1, toString: 'x' } }, true)).toEqual([
+      { field: 'root.toString', message: 'root.toString is not a known field' },
+    ]);
+    expect(validateBody(TreeDto, { name: 'oak', hasOwnProperty: 1 }).ok).toBe(true);
+  });
+
+  it('refuses a __proto__ or constructor key at any depth, before anything copies it', () => {
+    expect(problemsOf(JSON.parse('{"name":"oak","__proto__":{"polluted":true}}'))).toEqual([
+      {
+        field: '__proto__',
+        message:
+          "__proto__ uses the reserved key '__proto__', which the gateway cannot accept anywhere in a body",
+      },
+    ]);
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    expect(problemsOf({ name: 'oak', leaves: [{ count: 1, constructor: 2 }] })).toEqual([
+      expect.objectContaining({ field: 'leaves[0].constructor' }),
+    ]);
+  });
+
+  it('refuses nesting beyond the depth limit with its path, instead of overflowing the stack', () => {
+    let deep: unknown = {};
+    for (let level = 0; level < 10_000; level++) deep = { root: deep };
+    expect(problemsOf({ name: 'oak', extra: deep })).toEqual([
+      expect.objectContaining({
+        message: expect.stringMatching(/^extra(\.root)+ must not be nested more than 64 levels deep$/),
+      }),
+    ]);
   });
 });
 

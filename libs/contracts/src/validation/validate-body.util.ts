@@ -1,7 +1,8 @@
 import { ClassConstructor, ClassTransformOptions, plainToInstance } from 'class-transformer';
 import { validateSync, ValidatorOptions } from 'class-validator';
 import { FieldProblem, toFieldProblems, WHOLE_BODY_FIELD } from './field-problems.util';
-import { findReservedKeyPath, reservedKeyProblem } from './reserved-key.util';
+import { BODY_SHAPE_LIMITS } from './body-limits.constants';
+import { findShapeProblem } from './json-shape.check';
 import { isJsonObject } from './value-checks.util';
 
 export type { FieldProblem } from './field-problems.util';
@@ -32,7 +33,7 @@ const STRICT_VALIDATOR_OPTIONS: ValidatorOptions = {
   forbidNonWhitelisted: true,
 };
 
-const NOT_AN_OBJECT: FieldProblem = {
+export const NOT_AN_OBJECT: FieldProblem = {
   field: WHOLE_BODY_FIELD,
   message: 'request body must be a JSON object',
 };
@@ -46,8 +47,11 @@ export function validateBody<T extends object>(
   options: ValidateBodyOptions = {},
 ): ValidationResult<T> {
   if (!isJsonObject(plain)) return { ok: false, problems: [{ ...NOT_AN_OBJECT }] };
-  const reservedKeyPath = findReservedKeyPath(plain);
-  if (reservedKeyPath !== undefined) return { ok: false, problems: [reservedKeyProblem(reservedKeyPath)] };
+  // Before class-transformer, which recurses into every level and throws on a `constructor` key.
+  const shapeProblem = findShapeProblem(plain, BODY_SHAPE_LIMITS, {
+    refuseObjectMemberKeys: options.refuseUnknownFields,
+  });
+  if (shapeProblem !== undefined) return { ok: false, problems: [shapeProblem] };
   const value = plainToInstance(dtoClass, plain, TRANSFORM_OPTIONS);
   const errors = validateSync(
     value,

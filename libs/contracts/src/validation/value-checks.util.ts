@@ -27,6 +27,14 @@ export interface ListRules {
   maxItems?: number;
 }
 
+/** The OpenAPI keywords of list rules, so that the documented limits are the enforced ones. */
+export function listSchema({ minItems, maxItems }: ListRules): { minItems?: number; maxItems?: number } {
+  return {
+    ...(minItems !== undefined ? { minItems } : {}),
+    ...(maxItems !== undefined ? { maxItems } : {}),
+  };
+}
+
 /** Largest value of a signed 64-bit column; money in micros is stored there. */
 export const MAX_MICROS = 9223372036854775807n;
 

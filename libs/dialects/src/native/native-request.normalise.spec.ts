@@ -187,6 +187,33 @@ describe('normaliseNativeRequest', () => {
     expect(normaliseNativeRequest('text')).toBe('text');
     expect(normaliseNativeRequest(null)).toBeNull();
   });
+
+  it.each([
+    [
+      'at the top',
+      '{"constructor":{"a_b":1},"__proto__":{"c_d":2},"system_instruction":{"parts":[]}}',
+      '{"constructor":{"a_b":1},"__proto__":{"c_d":2},"systemInstruction":{"parts":[]}}',
+    ],
+    [
+      'in a content item',
+      '{"contents":[{"constructor":1,"__proto__":{"x":1},"parts":[{"inline_data":{}}]}]}',
+      '{"contents":[{"constructor":1,"__proto__":{"x":1},"parts":[{"inlineData":{}}]}]}',
+    ],
+    [
+      'in a generation config',
+      '{"generation_config":{"constructor":[],"__proto__":[]}}',
+      '{"generationConfig":{"constructor":[],"__proto__":[]}}',
+    ],
+  ])(
+    'keeps fields named constructor and __proto__ %s as plain fields, for the validator to refuse',
+    (_where, text, expected) => {
+      const body = JSON.parse(text) as Record<string, unknown>;
+      expect(requestUsesSnakeCase(body)).toBe(true);
+      const normalised = normaliseNativeRequest(body);
+      expect(JSON.stringify(normalised)).toBe(expected);
+      expect(Object.getPrototypeOf(normalised)).toBe(Object.prototype);
+    },
+  );
 });
 
 describe('requestUsesSnakeCase', () => {
@@ -224,5 +251,11 @@ describe('requestUsesSnakeCase', () => {
 
   it('is false for a body that is not an object', () => {
     expect(requestUsesSnakeCase(undefined)).toBe(false);
+  });
+
+  it('does not mistake Object.prototype members for field rules', () => {
+    expect(
+      requestUsesSnakeCase(JSON.parse('{"constructor":{},"__proto__":{},"toString":1,"contents":[]}')),
+    ).toBe(false);
   });
 });

@@ -45,19 +45,25 @@ const structural: FieldRule = {
         ),
 };
 
+/**
+ * Built with `Object.fromEntries`, which defines each field: an assignment (`renamed[name] = value`)
+ * would turn a `__proto__` field into the object's prototype. The validator refuses such a field next.
+ */
 function renameFields(object: JsonObject, ruleFor: (camelName: string) => FieldRule): JsonObject {
-  const renamed: JsonObject = {};
+  const renamed: [string, unknown][] = [];
   for (const [name, value] of Object.entries(object)) {
     const camelName = toCamelCase(name);
     if (camelName !== name && Object.hasOwn(object, camelName)) continue;
-    renamed[camelName] = ruleFor(camelName).normalise(value);
+    renamed.push([camelName, ruleFor(camelName).normalise(value)]);
   }
-  return renamed;
+  return Object.fromEntries(renamed);
 }
 
 /** An object with the given field rules; fields not listed follow `otherFields`. */
 function objectOf(fields: Record<string, FieldRule>, otherFields: FieldRule = userData): FieldRule {
-  const ruleFor = (camelName: string): FieldRule => fields[camelName] ?? otherFields;
+  // Own fields only: a body field named `constructor` or `__proto__` must not find Object.prototype's.
+  const ruleFor = (camelName: string): FieldRule =>
+    Object.hasOwn(fields, camelName) ? fields[camelName] : otherFields;
   return {
     normalise: (value) => (isJsonObject(value) ? renameFields(value, ruleFor) : value),
     usesSnakeCase: (value) =>

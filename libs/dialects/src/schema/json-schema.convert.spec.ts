@@ -1,4 +1,5 @@
 import { TranslationError } from '../translation-error';
+import type { NativeSchema } from '../native/native-request.types';
 import { toJsonSchema, toNativeSchema } from './json-schema.convert';
 
 const nativeSchema = {
@@ -37,6 +38,15 @@ const jsonSchema = {
 };
 
 describe('toJsonSchema', () => {
+  it('keeps a __proto__ keyword as a field instead of making it the prototype', () => {
+    const converted = toJsonSchema(
+      JSON.parse('{"type":"OBJECT","__proto__":{"polluted":true}}') as NativeSchema,
+    );
+    expect(Object.getPrototypeOf(converted)).toBe(Object.prototype);
+    expect(JSON.stringify(converted)).toBe('{"type":"object","__proto__":{"polluted":true}}');
+    expect((converted as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+
   it('lower-cases types, turns nullable into a null type, example into examples, drops propertyOrdering', () => {
     expect(toJsonSchema(nativeSchema)).toEqual(jsonSchema);
   });

@@ -15,37 +15,38 @@ function mapValues(map: SchemaObject, convert: (value: unknown, key: string) => 
  * Native schema → JSON Schema. The native dialect writes types in upper case and marks optional
  * values with `nullable`; JSON Schema wants lower-case types and `null` as a type.
  * `propertyOrdering` has no JSON Schema meaning and is dropped; `example` becomes `examples`.
+ * Keywords are copied as entries, never assigned: a `__proto__` keyword stays a field.
  */
 export function toJsonSchema(schema: NativeSchema): SchemaObject {
-  const converted: SchemaObject = {};
+  const converted: [string, unknown][] = [];
   for (const [keyword, value] of Object.entries(schema)) {
     switch (keyword) {
       case 'type':
         if (typeof value === 'string' && value !== 'TYPE_UNSPECIFIED') {
           const type = value.toLowerCase();
-          converted.type = schema.nullable === true ? [type, 'null'] : type;
+          converted.push(['type', schema.nullable === true ? [type, 'null'] : type]);
         }
         break;
       case 'nullable':
       case 'propertyOrdering':
         break;
       case 'example':
-        converted.examples = [value];
+        converted.push(['examples', [value]]);
         break;
       case 'properties':
-        converted.properties = isSchemaObject(value) ? mapValues(value, convertNested) : value;
+        converted.push(['properties', isSchemaObject(value) ? mapValues(value, convertNested) : value]);
         break;
       case 'items':
-        converted.items = convertNested(value);
+        converted.push(['items', convertNested(value)]);
         break;
       case 'anyOf':
-        converted.anyOf = Array.isArray(value) ? value.map(convertNested) : value;
+        converted.push(['anyOf', Array.isArray(value) ? value.map(convertNested) : value]);
         break;
       default:
-        converted[keyword] = value;
+        converted.push([keyword, value]);
     }
   }
-  return converted;
+  return Object.fromEntries(converted);
 }
 
 function convertNested(value: unknown): unknown {

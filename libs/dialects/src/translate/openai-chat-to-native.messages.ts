@@ -139,15 +139,16 @@ function inlineDataFrom(dataUrl: string, field: string): { mimeType: string; dat
   return { mimeType: prefix[1], data: dataUrl.slice(prefix[0].length) };
 }
 
-const IMAGE_TYPES_BY_EXTENSION: Record<string, string> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  webp: 'image/webp',
-  gif: 'image/gif',
-  heic: 'image/heic',
-  heif: 'image/heif',
-};
+/** A Map, not an object: the extension comes from the client's URL (`a.constructor`). */
+const IMAGE_TYPES_BY_EXTENSION: ReadonlyMap<string, string> = new Map([
+  ['png', 'image/png'],
+  ['jpg', 'image/jpeg'],
+  ['jpeg', 'image/jpeg'],
+  ['webp', 'image/webp'],
+  ['gif', 'image/gif'],
+  ['heic', 'image/heic'],
+  ['heif', 'image/heif'],
+]);
 
 /**
  * A data: URL becomes inlineData; an http(s) URL becomes fileData, which the native wire wants
@@ -159,7 +160,7 @@ function imagePartFrom(url: string, field: string): NativePart {
   if (pathname === undefined)
     throw new TranslationError(field, 'image URLs must be http(s) or base64 data: URLs');
   const extension = /\.([a-z0-9]+)$/i.exec(pathname)?.[1]?.toLowerCase() ?? '';
-  return { fileData: { mimeType: IMAGE_TYPES_BY_EXTENSION[extension] ?? 'image/jpeg', fileUri: url } };
+  return { fileData: { mimeType: IMAGE_TYPES_BY_EXTENSION.get(extension) ?? 'image/jpeg', fileUri: url } };
 }
 
 function httpUrlPathname(url: string): string | undefined {

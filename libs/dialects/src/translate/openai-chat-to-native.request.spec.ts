@@ -73,6 +73,22 @@ describe('toNativeRequest: messages', () => {
     ]);
   });
 
+  it('reads an image type only from known extensions, never from Object.prototype', () => {
+    const urls = [
+      'https://img.example.test/a.constructor',
+      'https://img.example.test/b.__proto__',
+      'https://img.example.test/c.toString',
+    ];
+    const { request } = toNativeRequest(
+      chat({
+        messages: [{ role: 'user', content: urls.map((url) => ({ type: 'image_url', image_url: { url } })) }],
+      }),
+    );
+    expect(request.contents[0].parts).toEqual(
+      urls.map((url) => ({ fileData: { mimeType: 'image/jpeg', fileUri: url } })),
+    );
+  });
+
   it('turns input audio and file data into inlineData', () => {
     const { request } = toNativeRequest(
       chat({

@@ -74,18 +74,25 @@ describe('createLogger', () => {
     expect(line.headers).toEqual(censoredHeaders);
   });
 
-  it.each(['secret', 'key', 'apiKey', 'token', 'password', 'adminToken', 'masterKey', 'plaintext'])(
-    'censors the field %s at the top level and one object down',
-    (field) => {
-      const { logger, lines } = capturingLogger();
+  it.each([
+    'secret',
+    'credentials',
+    'key',
+    'apiKey',
+    'token',
+    'password',
+    'adminToken',
+    'masterKey',
+    'plaintext',
+  ])('censors the field %s at the top level and one object down', (field) => {
+    const { logger, lines } = capturingLogger();
 
-      logger.info({ [field]: 'value-1', channel: { [field]: 'value-2', name: 'main' } });
+    logger.info({ [field]: 'value-1', channel: { [field]: 'value-2', name: 'main' } });
 
-      const [line] = lines();
-      expect(line[field]).toBe('[redacted]');
-      expect(line.channel).toEqual({ [field]: '[redacted]', name: 'main' });
-    },
-  );
+    const [line] = lines();
+    expect(line[field]).toBe('[redacted]');
+    expect(line.channel).toEqual({ [field]: '[redacted]', name: 'main' });
+  });
 
   it('replaces gateway keys wherever they appear, including messages, errors and child bindings', () => {
     const { logger, raw, lines } = capturingLogger();

@@ -10,6 +10,8 @@ const CREDENTIAL_HEADERS = [
 /** Field names that hold credentials wherever they appear (top level or one object down). */
 const CREDENTIAL_FIELDS = [
   'secret',
+  /** A channel connection's parsed secret (`connection.credentials`, `channel.credentials`). */
+  'credentials',
   'key',
   'apiKey',
   'api_key',

@@ -11,6 +11,7 @@ describe('createMetrics', () => {
     metrics.upstreamDuration.observe({ channel: 'main' }, 42);
     metrics.queueDepth.set({ queue: 'video', state: 'waiting' }, 7);
     metrics.holdsOpen.set(3);
+    metrics.uncapturedMicros.inc(790_000);
     const text = await metrics.registry.metrics();
 
     expect(text).toContain(
@@ -27,6 +28,7 @@ describe('createMetrics', () => {
     expect(text).toContain('gateway_upstream_duration_seconds_bucket{le="30",channel="main"} 0');
     expect(text).toContain('gateway_queue_jobs{queue="video",state="waiting"} 7');
     expect(text).toContain('gateway_holds_open 3');
+    expect(text).toContain('gateway_uncaptured_micros_total 790000');
   });
 
   it('uses buckets from 0.5 ms to 60 s in ascending order', () => {

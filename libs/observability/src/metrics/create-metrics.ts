@@ -17,6 +17,8 @@ export interface GatewayMetrics {
   upstreamDuration: Histogram<'channel'>;
   queueDepth: Gauge<'queue' | 'state'>;
   holdsOpen: Gauge;
+  /** Micros of usage cost that accounts could not pay, left uncaptured (the request logs' overage). */
+  uncapturedMicros: Counter;
 }
 
 export interface MetricsOptions {
@@ -66,6 +68,13 @@ export function createMetrics(options: MetricsOptions = {}): GatewayMetrics {
     holdsOpen: new Gauge({
       name: 'gateway_holds_open',
       help: 'Balance holds taken and not yet settled.',
+      registers,
+    }),
+    uncapturedMicros: new Counter({
+      name: 'gateway_uncaptured_micros_total',
+      help:
+        'Cost of reported usage beyond what the account could pay (its balance down to minus its ' +
+        'overdraft limit), not captured: the overage on the request logs of the settlements written here.',
       registers,
     }),
   };

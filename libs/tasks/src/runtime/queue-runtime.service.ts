@@ -1,7 +1,13 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { Environment, GatewayConfig } from '@gateway/config';
-import type { GatewayLogger } from '@gateway/observability';
-import { Queue, Worker, type ConnectionOptions, type Processor } from 'bullmq';
+import { logConnectionErrors, type GatewayLogger } from '@gateway/observability';
+import {
+  Queue,
+  Worker,
+  type ConnectionOptions,
+  type JobSchedulerTemplateOptions,
+  type Processor,
+} from 'bullmq';
 import type { QueueName } from '../queue-names';
 import { closeWorkerWithin } from './graceful-close.util';
 import { readPositiveInteger } from './worker-environment.util';
@@ -15,6 +21,12 @@ const MAX_LOCK_SETTING_MS = 3_600_000;
 export interface ConsumeOptions {
   /** Jobs in flight at once in this process. */
   concurrency: number;
+}
+
+/** A periodic job: every `everyMs`, one job named after the scheduler, whatever the number of instances. */
+export interface JobSchedulerOptions {
+  everyMs: number;
+  opts: JobSchedulerTemplateOptions;
 }
 
 /**
@@ -56,7 +68,7 @@ export class QueueRuntime implements OnModuleDestroy {
     options: ConsumeOptions,
   ): Worker<DataType, ResultType> {
     const worker = new Worker<DataType, ResultType>(queueName, processor, {
-      connection: this.connection(),
+      connection: this.connection(`worker:${queueName}`),
       prefix: this.config.redisPrefix,
       concurrency: options.concurrency,
       lockDuration: this.lockDurationMs,
@@ -65,7 +77,7 @@ export class QueueRuntime implements OnModuleDestroy {
       // and every step is safe to re-run, so a few abandoned workers must not fail the task.
       maxStalledCount: 10,
     });
-    worker.on('error', (error) => this.logger.error({ err: error, queue: queueName }, 'queue worker error'));
+    logConnectionErrors(worker, this.logger, 'redis', `worker ${queueName}`);
     worker.on('failed', (job, error) =>
       this.logger.warn(
         { err: error, queue: queueName, jobId: job?.id, attemptsMade: job?.attemptsMade },
@@ -81,10 +93,44 @@ export class QueueRuntime implements OnModuleDestroy {
   producer(queueName: QueueName): Queue {
     const existing = this.queues.get(queueName);
     if (existing) return existing;
-    const queue = new Queue(queueName, { connection: this.connection(), prefix: this.config.redisPrefix });
-    queue.on('error', (error) => this.logger.error({ err: error, queue: queueName }, 'queue producer error'));
+    const queue = new Queue(queueName, {
+      connection: this.connection(`producer:${queueName}`),
+      prefix: this.config.redisPrefix,
+    });
+    logConnectionErrors(queue, this.logger, 'redis', `producer ${queueName}`);
     this.queues.set(queueName, queue);
     return queue;
+  }
+
+  /**
+   * Upserts the job scheduler now, and again whenever the producer's Redis connection becomes ready
+   * after a reconnection: a Redis that restarts without its data has lost the scheduler, and nothing
+   * else would recreate it before this process restarts. Upserting is idempotent, so every instance
+   * doing it at once leaves one scheduler.
+   */
+  async keepJobScheduler(
+    queueName: QueueName,
+    schedulerId: string,
+    options: JobSchedulerOptions,
+  ): Promise<void> {
+    const queue = this.producer(queueName);
+    const upsert = () =>
+      queue.upsertJobScheduler(
+        schedulerId,
+        { every: options.everyMs },
+        { name: schedulerId, opts: options.opts },
+      );
+    await queue.waitUntilReady();
+    await upsert();
+    // Listening only now: the connection's first 'ready' is not a reconnection.
+    queue.getBackend().on('ready', () => {
+      upsert().then(
+        () =>
+          this.logger.info({ queue: queueName, schedulerId }, 'job scheduler upserted after reconnection'),
+        (error: unknown) =>
+          this.logger.error({ err: error, queue: queueName, schedulerId }, 'job scheduler upsert failed'),
+      );
+    });
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -95,8 +141,13 @@ export class QueueRuntime implements OnModuleDestroy {
     await Promise.all([...this.queues.values()].map((queue) => queue.close()));
   }
 
-  private connection(): ConnectionOptions {
-    // Workers block on Redis; a capped retry count would turn a short Redis outage into lost fetches.
-    return { url: this.config.redisUrl, maxRetriesPerRequest: null };
+  /** `role` names the connection in Redis's CLIENT LIST, under the key prefix, for operators and fault tests. */
+  private connection(role: string): ConnectionOptions {
+    return {
+      url: this.config.redisUrl,
+      // Workers block on Redis; a capped retry count would turn a short Redis outage into lost fetches.
+      maxRetriesPerRequest: null,
+      connectionName: `${this.config.redisPrefix}:${role}`,
+    };
   }
 }

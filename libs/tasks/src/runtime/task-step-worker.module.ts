@@ -1,13 +1,20 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { SettlementService } from '@gateway/billing';
-import type { Environment } from '@gateway/config';
+import type { Environment, GatewayConfig } from '@gateway/config';
 import type { PrismaClient } from '@gateway/db';
 import type { GatewayLogger } from '@gateway/observability';
-import { systemClock, type Clock } from '@gateway/providers-core';
+import { taskAdaptersByType } from '@gateway/providers';
+import {
+  createUndiciHttpClient,
+  systemClock,
+  type Clock,
+  type ClosableUpstreamHttpClient,
+  type TaskAdapter,
+} from '@gateway/providers-core';
 import type { Pool } from 'pg';
 import type { QueueName } from '../queue-names';
-import type { AsyncAdapter } from '../task/async-adapter';
 import { PrismaTaskChannelResolver, type ChannelConnector } from '../task/prisma-task-channel.resolver';
+import { createRegistryChannelConnector } from '../task/registry-channel.connector';
 import { TaskSettlementService } from '../task/task-settlement.service';
 import { TaskStepProcessor } from '../task/task-step.processor';
 import type { TaskStepTiming } from '../task/task-step.types';
@@ -15,16 +22,28 @@ import { TaskStore } from '../task/task-store';
 import { TaskStepConsumer } from './task-step.consumer';
 import { TASK_STEP_WORKER_SETTINGS, type TaskStepWorkerSettings } from './task-step-worker.settings';
 import { readWorkerConcurrency } from './worker-environment.util';
-import { PG_POOL, PRISMA_CLIENT, WORKER_ENVIRONMENT, WORKER_LOGGER } from './worker-runtime.tokens';
+import {
+  PG_POOL,
+  PRISMA_CLIENT,
+  WORKER_CONFIG,
+  WORKER_ENVIRONMENT,
+  WORKER_LOGGER,
+} from './worker-runtime.tokens';
 
 export interface TaskStepWorkerOptions {
   queue: QueueName;
   /** Environment variable holding the concurrency, e.g. VIDEO_WORKER_CONCURRENCY. */
   concurrencyVariable: string;
   defaultConcurrency: number;
-  /** Asynchronous adapters by channel type. Without one, a task of that type fails cleanly and releases. */
-  adapters?: ReadonlyMap<string, AsyncAdapter>;
-  /** Required as soon as an adapter is registered: turns a channel row into an adapter context. */
+  /**
+   * Task adapters by channel type; the provider registry's when absent. Without one, a task of that
+   * type fails cleanly and releases.
+   */
+  adapters?: ReadonlyMap<string, TaskAdapter>;
+  /**
+   * Turns a channel row into an adapter context; when absent, the row is decrypted and parsed by its
+   * type's definition in the registry, and calls go through this worker's own HTTP client.
+   */
   connectChannel?: ChannelConnector;
   timing?: Partial<TaskStepTiming>;
   overdueSweepIntervalMs?: number;
@@ -42,18 +61,21 @@ export type TaskStepWorkerAppOptions = Omit<
 
 const DEFAULT_OVERDUE_SWEEP_INTERVAL_MS = 60_000;
 
-const unconnectedChannel: ChannelConnector = async (channel) => {
-  throw new Error(`no channel connector is configured for channel type ${channel.type}`);
-};
+/** The HTTP client the registry's adapters call upstreams through, closed when the worker stops. */
+const TASK_UPSTREAM_HTTP = Symbol('TASK_UPSTREAM_HTTP');
 
 /** One task queue consumed by the shared step processor; imported once per worker app. */
 @Module({})
-export class TaskStepWorkerModule {
+export class TaskStepWorkerModule implements OnApplicationShutdown {
+  constructor(@Inject(TASK_UPSTREAM_HTTP) private readonly http: ClosableUpstreamHttpClient) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.http.close();
+  }
+
   static forQueue(options: TaskStepWorkerOptions): DynamicModule {
-    const adapters = options.adapters ?? new Map<string, AsyncAdapter>();
-    if (adapters.size > 0 && !options.connectChannel) {
-      throw new Error(`${options.queue}: asynchronous adapters are registered but no channel connector is`);
-    }
+    const adapters = options.adapters ?? taskAdaptersByType();
+    const clock = options.clock ?? systemClock;
     return {
       module: TaskStepWorkerModule,
       providers: [
@@ -66,6 +88,7 @@ export class TaskStepWorkerModule {
           }),
           inject: [WORKER_ENVIRONMENT],
         },
+        { provide: TASK_UPSTREAM_HTTP, useFactory: () => createUndiciHttpClient() },
         {
           provide: TaskStore,
           useFactory: (prisma: PrismaClient) => new TaskStore(prisma),
@@ -84,18 +107,31 @@ export class TaskStepWorkerModule {
             prisma: PrismaClient,
             settlement: TaskSettlementService,
             logger: GatewayLogger,
+            config: GatewayConfig,
+            http: ClosableUpstreamHttpClient,
           ) =>
             new TaskStepProcessor({
               store,
               adapters,
-              channels: new PrismaTaskChannelResolver(prisma, options.connectChannel ?? unconnectedChannel),
+              channels: new PrismaTaskChannelResolver(
+                prisma,
+                options.connectChannel ??
+                  createRegistryChannelConnector({ keyring: config.masterKeys.keys, http, clock, logger }),
+              ),
               releaseHold: (holdRequestId) => settlement.releaseHold(holdRequestId),
               settle: (task, outcome) => settlement.settle(task, outcome),
-              clock: options.clock ?? systemClock,
+              clock,
               logger,
               timing: options.timing,
             }),
-          inject: [TaskStore, PRISMA_CLIENT, TaskSettlementService, WORKER_LOGGER],
+          inject: [
+            TaskStore,
+            PRISMA_CLIENT,
+            TaskSettlementService,
+            WORKER_LOGGER,
+            WORKER_CONFIG,
+            TASK_UPSTREAM_HTTP,
+          ],
         },
         TaskStepConsumer,
       ],

@@ -17,7 +17,8 @@ const OVERDUE_SWEEP_BATCH = 100;
 /**
  * Consumes one task queue: step jobs go to the shared step processor; the periodic sweep fails (or
  * reconciles) open tasks past their deadline. Any number of these processes may run side by side:
- * the job scheduler is upserted idempotently and every task write is a compare-and-swap.
+ * the job scheduler is upserted idempotently (at start and after every Redis reconnection) and every
+ * task write is a compare-and-swap.
  */
 @Injectable()
 export class TaskStepConsumer implements OnApplicationBootstrap {
@@ -31,13 +32,10 @@ export class TaskStepConsumer implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     const { queue, concurrency, overdueSweepIntervalMs } = this.settings;
-    await this.queues
-      .producer(queue)
-      .upsertJobScheduler(
-        OVERDUE_SWEEP_JOB_NAME,
-        { every: overdueSweepIntervalMs },
-        { name: OVERDUE_SWEEP_JOB_NAME, opts: { removeOnComplete: true, removeOnFail: 100 } },
-      );
+    await this.queues.keepJobScheduler(queue, OVERDUE_SWEEP_JOB_NAME, {
+      everyMs: overdueSweepIntervalMs,
+      opts: { removeOnComplete: true, removeOnFail: 100 },
+    });
     this.queues.consume<unknown, TaskStepResult | number>(queue, (job, token) => this.handle(job, token), {
       concurrency,
     });

@@ -17,12 +17,16 @@ describe('toLogView', () => {
       ttfbMs: null,
       inputTokens: 0,
       outputTokens: 0,
+      imageCount: 0,
+      mediaSeconds: 0,
       costMicros: 9007199254740993n,
+      overageMicros: 12n,
       attempts: 0,
       createdAt: new Date('2026-01-01T00:00:00.000Z'),
     };
     const view = toLogView(row);
     expect(view.costMicros).toBe('9007199254740993');
+    expect(view.overageMicros).toBe('12');
     expect(view.keyId).toBeNull();
     expect(view.ttfbMs).toBeNull();
     expect(view.createdAt).toBe('2026-01-01T00:00:00.000Z');

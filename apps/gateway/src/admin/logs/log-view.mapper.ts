@@ -15,7 +15,10 @@ export function toLogView(row: RequestLog): LogView {
     ttfbMs: row.ttfbMs,
     inputTokens: row.inputTokens,
     outputTokens: row.outputTokens,
+    imageCount: row.imageCount,
+    mediaSeconds: row.mediaSeconds,
     costMicros: row.costMicros.toString(),
+    overageMicros: row.overageMicros.toString(),
     attempts: row.attempts,
     createdAt: row.createdAt.toISOString(),
   };

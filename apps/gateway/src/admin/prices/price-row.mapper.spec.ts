@@ -16,6 +16,7 @@ describe('price row mapping', () => {
       perImage: { '1K': '9007199254740995' },
       perVideoSecond: Prisma.DbNull,
       defaultMaxOutputTokens: null,
+      maxReasoningTokens: null,
     });
   });
 
@@ -28,6 +29,7 @@ describe('price row mapping', () => {
       perImage: null,
       perVideoSecond: { '720p': '250000', '1080p': 400000 },
       defaultMaxOutputTokens: 512,
+      maxReasoningTokens: 2048,
       updatedAt: new Date(0),
     };
     expect(fromPriceRow(row)).toEqual({
@@ -36,6 +38,7 @@ describe('price row mapping', () => {
       perCall: '0',
       perVideoSecond: { '720p': '250000', '1080p': '400000' },
       defaultMaxOutputTokens: 512,
+      maxReasoningTokens: 2048,
     });
   });
 });

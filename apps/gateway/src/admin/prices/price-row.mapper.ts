@@ -17,6 +17,7 @@ export function toPriceColumns(price: PriceDto): PriceColumns {
     perImage: price.perImage ?? Prisma.DbNull,
     perVideoSecond: price.perVideoSecond ?? Prisma.DbNull,
     defaultMaxOutputTokens: price.defaultMaxOutputTokens ?? null,
+    maxReasoningTokens: price.maxReasoningTokens ?? null,
   };
 }
 
@@ -31,6 +32,7 @@ export function fromPriceRow(row: Price): PriceDto {
   const perVideoSecond = toMicrosRecord(row.perVideoSecond);
   if (perVideoSecond) price.perVideoSecond = perVideoSecond;
   if (row.defaultMaxOutputTokens !== null) price.defaultMaxOutputTokens = row.defaultMaxOutputTokens;
+  if (row.maxReasoningTokens !== null) price.maxReasoningTokens = row.maxReasoningTokens;
   return price;
 }
 

@@ -1,0 +1,134 @@
+import { GatewayHarness, type TextDemo } from '../gateway-harness';
+import { type HostileBody, loadHostileBodies } from './hostile-bodies.corpus';
+
+/** A route that takes a JSON body, and the credential it is called with. */
+interface FuzzRoute {
+  name: string;
+  method: 'POST' | 'PATCH' | 'PUT';
+  path: string;
+  headers: Record<string, string>;
+}
+
+/** How many requests are in flight at once: enough to overlap them, few enough for a shared machine. */
+const CONCURRENCY = 6;
+
+describe('hostile bodies (fuzz corpus) against the text routes and the admin API', () => {
+  let harness: GatewayHarness;
+  let demo: TextDemo;
+  let routes: FuzzRoute[];
+  let bodies: HostileBody[];
+
+  beforeAll(async () => {
+    harness = await GatewayHarness.start();
+    demo = await harness.seedTextDemo();
+    // The admin routes that take an id change objects of their own, never the demo's account.
+    const accountId = await harness.createAccount(0n);
+    const { id: keyId } = await harness.createKey(accountId);
+    const channelId = await harness.createChannel({
+      type: 'compat',
+      name: 'fuzz-target',
+      secret: 'sim-compat-key',
+      models: [{ model: 'fuzz-only' }],
+    });
+    const vendorKey = { 'x-vendor-api-key': demo.key };
+    const admin = { authorization: `Bearer ${harness.adminToken}` };
+    routes = [
+      {
+        name: 'chat',
+        method: 'POST',
+        path: '/v1/chat/completions',
+        headers: { authorization: `Bearer ${demo.key}` },
+      },
+      {
+        name: 'native generate',
+        method: 'POST',
+        path: '/v1beta/models/kappa-2.0-flash:generateContent',
+        headers: vendorKey,
+      },
+      {
+        name: 'native stream',
+        method: 'POST',
+        path: '/v1beta/models/kappa-2.0-flash:streamGenerateContent?alt=sse',
+        headers: vendorKey,
+      },
+      { name: 'admin create channel', method: 'POST', path: '/admin/channels', headers: admin },
+      { name: 'admin PATCH channel', method: 'PATCH', path: `/admin/channels/${channelId}`, headers: admin },
+      { name: 'admin create key', method: 'POST', path: '/admin/keys', headers: admin },
+      { name: 'admin PATCH key', method: 'PATCH', path: `/admin/keys/${keyId}`, headers: admin },
+      { name: 'admin create account', method: 'POST', path: '/admin/accounts', headers: admin },
+      { name: 'admin PATCH account', method: 'PATCH', path: `/admin/accounts/${accountId}`, headers: admin },
+      { name: 'admin credit', method: 'POST', path: `/admin/accounts/${accountId}/credits`, headers: admin },
+      { name: 'admin prices', method: 'PUT', path: '/admin/prices', headers: admin },
+    ];
+    bodies = loadHostileBodies(harness.config.jsonBodyLimitBytes);
+  });
+  afterAll(() => harness.close());
+
+  async function answerTo(route: FuzzRoute, body: HostileBody): Promise<number> {
+    const headers = {
+      ...route.headers,
+      ...(body.contentType === null ? {} : { 'content-type': body.contentType }),
+    };
+    const answer = await harness.request(route.method, route.path, { rawBody: body.bytes, headers });
+    return answer.status;
+  }
+
+  it('keeps at least 150 hostile bodies of every kind the issue names', () => {
+    expect(bodies.length).toBeGreaterThanOrEqual(150);
+    expect(new Set(bodies.map((body) => body.category))).toEqual(
+      new Set([
+        'truncated',
+        'malformed',
+        'top-level',
+        'deep',
+        'numbers',
+        'wrong-type',
+        'prototype-key',
+        'invalid-utf8',
+        'invalid-base64',
+        'null-bytes',
+        'content-type',
+        'strings',
+        'generated',
+      ]),
+    );
+  });
+
+  it('answers every body on every route with a 4xx (a 2xx only where the body is valid), never a 5xx', async () => {
+    const cases = bodies.flatMap((body) => routes.map((route) => ({ body, route })));
+    const wrong: string[] = [];
+    let next = 0;
+    const worker = async () => {
+      while (next < cases.length) {
+        const { body, route } = cases[next++];
+        const status = await answerTo(route, body);
+        const expected = body.validFor.includes(route.name) ? status < 300 : status >= 400 && status < 500;
+        if (!expected) wrong.push(`${route.name} ← ${body.category}: ${body.name} → ${status}`);
+      }
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    expect(wrong).toEqual([]);
+  });
+
+  it('charged nothing: the balance is untouched, nothing is held, the ledger has no capture', async () => {
+    await harness.settled();
+    const account = await harness.adminOk<{ balanceMicros: string; heldMicros: string }>(
+      'GET',
+      `/admin/accounts/${demo.accountId}`,
+    );
+    expect(account).toMatchObject({ balanceMicros: '1000000000', heldMicros: '0' });
+    const captures = await harness.query<{ n: number }>(
+      "select count(*)::int as n from ledger_entries where kind = 'capture'",
+    );
+    expect(captures[0].n).toBe(0);
+  });
+
+  it('still serves an ordinary request afterwards', async () => {
+    const answer = await harness.request<{ choices: unknown[] }>('POST', '/v1/chat/completions', {
+      body: { model: 'chat-fast', messages: [{ role: 'user', content: 'Hello' }] },
+      headers: { authorization: `Bearer ${demo.key}` },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body.choices).toHaveLength(1);
+  });
+});
