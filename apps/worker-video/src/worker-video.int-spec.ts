@@ -1,16 +1,18 @@
 import { HoldService } from '@gateway/billing';
 import { createPgPool, createPrismaClient, type PrismaClient } from '@gateway/db';
-import type { AdapterContext } from '@gateway/providers-core';
+import type {
+  AdapterContext,
+  JsonHandle,
+  TaskAdapter,
+  TaskPollResult,
+  TaskSubmission,
+} from '@gateway/providers-core';
 import {
   enqueueTaskStep,
   OVERDUE_SWEEP_JOB_NAME,
   QUEUE_NAMES,
   taskStepJobId,
   TaskStore,
-  type AsyncAdapter,
-  type AsyncPollResult,
-  type AsyncSubmission,
-  type JsonHandle,
 } from '@gateway/tasks';
 import { createTestDatabase, waitFor, type TestDatabase } from '@gateway/testing';
 import type { INestApplicationContext } from '@nestjs/common';
@@ -24,25 +26,25 @@ const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const HOLD_MICROS = 8_000_000n;
 
 /** An upstream in memory whose polls answer from a script; `'hang'` never answers (the worker "dies"). */
-class ScriptedVideoAdapter implements AsyncAdapter {
+class ScriptedVideoAdapter implements TaskAdapter {
   readonly submissions: string[] = [];
   readonly polledHandles: JsonHandle[] = [];
   /** What the task row held as its handle when each poll arrived. */
   readonly storedHandleAtPoll: unknown[] = [];
-  readonly script: Array<AsyncPollResult | 'hang'> = [];
+  readonly script: Array<TaskPollResult | 'hang'> = [];
 
   constructor(private readonly store: TaskStore) {}
 
-  async submit(_request: unknown, context: { submissionKey: string }): Promise<AsyncSubmission> {
+  async submit(_request: unknown, context: { submissionKey: string }): Promise<TaskSubmission> {
     this.submissions.push(context.submissionKey);
     return { handle: { upstreamTaskId: `gamma-${this.submissions.length}` } };
   }
 
-  async poll(handle: JsonHandle, context: { submissionKey: string }): Promise<AsyncPollResult> {
+  async poll(handle: JsonHandle, context: { submissionKey: string }): Promise<TaskPollResult> {
     this.polledHandles.push(handle);
     this.storedHandleAtPoll.push((await this.store.findById(context.submissionKey))?.upstreamHandle);
     const next = this.script.shift() ?? { state: 'pending' };
-    if (next === 'hang') return new Promise<AsyncPollResult>(() => undefined);
+    if (next === 'hang') return new Promise<TaskPollResult>(() => undefined);
     return next;
   }
 }
@@ -93,7 +95,7 @@ describe('worker-video (Postgres, Redis)', () => {
     await database.drop();
   });
 
-  async function startWorker(adapter?: AsyncAdapter): Promise<INestApplicationContext> {
+  async function startWorker(adapter?: TaskAdapter): Promise<INestApplicationContext> {
     const env = {
       DATABASE_URL: database.url,
       REDIS_URL,
@@ -105,7 +107,9 @@ describe('worker-video (Postgres, Redis)', () => {
       QUEUE_LOCK_DURATION_MS: '1000',
       QUEUE_STALLED_INTERVAL_MS: '300',
     };
-    const context = { channel: { baseUrl: 'http://127.0.0.1:9', secret: 'unused' } } as AdapterContext;
+    const context = {
+      channel: { baseUrl: 'http://127.0.0.1:9', credentials: { apiKey: 'unused' }, settings: {} },
+    } as AdapterContext;
     const module = WorkerVideoModule.forRoot({
       env,
       adapters: adapter ? new Map([['gamma', adapter]]) : undefined,
@@ -167,6 +171,7 @@ describe('worker-video (Postgres, Redis)', () => {
       {
         state: 'completed',
         outputs: [{ url: 'http://upstream.test/boat.mp4', contentType: 'video/mp4' }],
+        warnings: [],
       },
     );
     await startWorker(adapter);
@@ -193,6 +198,7 @@ describe('worker-video (Postgres, Redis)', () => {
     adapter.script.push({ state: 'pending', progress: 30 }, 'hang', {
       state: 'completed',
       outputs: [{ url: 'http://upstream.test/late.mp4' }],
+      warnings: [],
     });
     const first = await startWorker(adapter);
     const { taskId, holdRequestId } = await queuedVideoTask();

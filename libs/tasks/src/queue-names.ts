@@ -5,6 +5,8 @@ export const QUEUE_NAMES = {
   /** Periodic upkeep of text calls: the hold reaper. */
   textMaintenance: 'text-maintenance',
   imageTasks: 'image-tasks',
+  /** Periodic upkeep of images: worker-image removes the stored files whose retention has ended. */
+  imageMaintenance: 'image-maintenance',
   videoTasks: 'video-tasks',
   assetTasks: 'asset-tasks',
 } as const;

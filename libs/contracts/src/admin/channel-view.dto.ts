@@ -22,6 +22,13 @@ export class ChannelView {
   @ApiProperty({ description: 'Models the channel offers.', type: () => ChannelModelDto, isArray: true })
   models: ChannelModelDto[];
 
+  @ApiProperty({
+    description: "Per-channel settings of the channel's type.",
+    type: 'object',
+    additionalProperties: true,
+  })
+  settings: Record<string, unknown>;
+
   @ApiProperty({ description: 'Higher priority is tried first.', type: 'integer' })
   priority: number;
 

@@ -26,6 +26,7 @@ describe('CreateChannelDto', () => {
     const result = validateBody(CreateChannelDto, minimal, STRICT);
     expect(result.ok && result.value).toMatchObject({
       ...minimal,
+      settings: {},
       priority: 0,
       weight: 1,
       status: 'enabled',
@@ -56,6 +57,7 @@ describe('CreateChannelDto', () => {
     [{ status: 'paused' }, 'status', 'status must be one of enabled, disabled'],
     [{ secret: '' }, 'secret', 'secret must not be empty'],
     [{ type: 5 }, 'type', 'type must be a string'],
+    [{ settings: ['region'] }, 'settings', 'settings must be an object'],
     [{ name: 'n'.repeat(201) }, 'name', 'name must be at most 200 characters long'],
   ])('refuses %j at %s', (fields, field, message) => {
     expect(problemsOf(CreateChannelDto, { ...minimal, ...fields })).toEqual([{ field, message }]);
@@ -103,6 +105,7 @@ describe('UpdateChannelDto', () => {
     [{ models: [] }, 'models', 'models must not be empty'],
     [{ weight: 0 }, 'weight', 'weight must be between 1 and 2147483647'],
     [{ baseUrl: 'file:///etc/passwd' }, 'baseUrl', 'baseUrl must be an http or https URL'],
+    [{ settings: 'region=north' }, 'settings', 'settings must be an object'],
   ])('refuses %j at %s', (fields, field, message) => {
     expect(problemsOf(UpdateChannelDto, fields)).toEqual([{ field, message }]);
   });

@@ -1,4 +1,4 @@
-import { NestedListField } from '../validation/nested-field.decorator';
+import { JsonObjectField, NestedListField } from '../validation/nested-field.decorator';
 import { ValidateObjectRule } from '../validation/rule.decorator';
 import { EnumField, HttpUrlField, IntegerField, StringField } from '../validation/scalar-field.decorator';
 import {
@@ -35,8 +35,19 @@ export class CreateChannelDto {
   @HttpUrlField({ description: 'Base URL of the upstream.', example: 'http://upstream-sim:4010/kappa' })
   baseUrl: string;
 
-  @StringField({ description: 'Upstream credential; write-only, stored encrypted.', ...SECRET_RULES })
+  @StringField({
+    description:
+      "Upstream credential in its channel type's form (a plain key, `AccessKey|SecretKey` …); write-only, stored encrypted.",
+    ...SECRET_RULES,
+  })
   secret: string;
+
+  @JsonObjectField({
+    description: "Per-channel settings, checked against the channel type's settings schema.",
+    optional: true,
+    default: {},
+  })
+  settings: Record<string, unknown> = {};
 
   @NestedListField(() => ChannelModelDto, { description: 'Models the channel offers.', minItems: 1 })
   models: ChannelModelDto[];
@@ -84,6 +95,12 @@ export class UpdateChannelDto {
     ...SECRET_RULES,
   })
   secret?: string;
+
+  @JsonObjectField({
+    description: "Per-channel settings (replace the stored ones), checked against the channel type's schema.",
+    optional: true,
+  })
+  settings?: Record<string, unknown>;
 
   @NestedListField(() => ChannelModelDto, {
     description: 'Models the channel offers.',

@@ -4,8 +4,8 @@ export function compatChatUrl(baseUrl: string): string {
   return joinBaseUrl(baseUrl, '/v1/chat/completions');
 }
 
-export function compatHeaders(secret: string): Record<string, string> {
-  return { authorization: `Bearer ${secret}`, 'content-type': 'application/json' };
+export function compatHeaders(apiKey: string): Record<string, string> {
+  return { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
 }
 
 function asksForStreamUsage(request: Record<string, unknown>): boolean {

@@ -8,6 +8,7 @@ import {
   UpstreamError,
   type AdapterContext,
   type ClosableUpstreamHttpClient,
+  type PlainKeyCredentials,
   type RecordedUpstream,
   type TextCall,
 } from '@gateway/providers-core';
@@ -46,8 +47,8 @@ async function failureOf(promise: Promise<unknown>): Promise<UpstreamError> {
 describe('compatTextAdapter', () => {
   let upstream: RecordedUpstream;
   let http: ClosableUpstreamHttpClient;
-  const contextFor = (baseUrl: string, signal?: AbortSignal): AdapterContext => ({
-    channel: { baseUrl, secret: 'compat-secret-1' },
+  const contextFor = (baseUrl: string, signal?: AbortSignal): AdapterContext<PlainKeyCredentials> => ({
+    channel: { baseUrl, credentials: { apiKey: 'compat-secret-1' }, settings: {} },
     http,
     clock: systemClock,
     logger: { warn: () => undefined, debug: () => undefined },

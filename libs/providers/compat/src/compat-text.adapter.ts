@@ -1,6 +1,7 @@
 import {
   postForEventStream,
   postForJsonObject,
+  type PlainKeyCredentials,
   type TextAdapter,
   type TextResponse,
 } from '@gateway/providers-core';
@@ -10,7 +11,7 @@ import { fromCompatStreamEvent } from './compat-stream-event.util';
 import { tokenUsageFromCompat } from './compat-usage.util';
 
 /** The OpenAI-style chat completions wire (upstreams.md §2.2), for first-party upstreams and relays. */
-export const compatTextAdapter: TextAdapter = {
+export const compatTextAdapter: TextAdapter<PlainKeyCredentials> = {
   dialect: 'openai',
 
   async generate(call, context) {
@@ -18,12 +19,12 @@ export const compatTextAdapter: TextAdapter = {
       context,
       {
         url: compatChatUrl(context.channel.baseUrl),
-        headers: compatHeaders(context.channel.secret),
+        headers: compatHeaders(context.channel.credentials.apiKey),
         body: toCompatChatBody(call, false),
       },
       classifyCompatError,
     );
-    const result: TextResponse = { body, payload };
+    const result: TextResponse = { body, payload, warnings: [] };
     const usage = tokenUsageFromCompat(payload.usage);
     if (usage) result.usage = usage;
     return result;
@@ -34,7 +35,7 @@ export const compatTextAdapter: TextAdapter = {
       context,
       {
         url: compatChatUrl(context.channel.baseUrl),
-        headers: compatHeaders(context.channel.secret),
+        headers: compatHeaders(context.channel.credentials.apiKey),
         body: toCompatChatBody(call, true),
       },
       classifyCompatError,

@@ -1,6 +1,5 @@
 import type { UpstreamHttpResponse } from './http-client';
-import type { TextAdapter } from './text-adapter';
-import { UpstreamError } from './upstream-error';
+import { UpstreamError, type UpstreamErrorClassifier } from './upstream-error';
 
 /** Error bodies are read up to this size: enough for any envelope, bounded against hostile upstreams. */
 export const ERROR_BODY_LIMIT_BYTES = 64 * 1024;
@@ -24,7 +23,7 @@ export async function readLimitedBody(
 /** Turns a non-2xx upstream answer into the UpstreamError its adapter's classifier assigns. */
 export async function upstreamErrorFromResponse(
   response: UpstreamHttpResponse,
-  classify: TextAdapter['classify'],
+  classify: UpstreamErrorClassifier,
 ): Promise<UpstreamError> {
   let body = '';
   try {

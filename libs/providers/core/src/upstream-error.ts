@@ -29,6 +29,16 @@ export interface UpstreamFailure {
 }
 
 /**
+ * Maps an upstream error answer (a non-2xx status, its body as text and its headers) to one failure.
+ * Every wire has one; callers branch on the kind only.
+ */
+export type UpstreamErrorClassifier = (
+  status: number,
+  body: string,
+  headers: Record<string, string | string[] | undefined>,
+) => UpstreamFailure;
+
+/**
  * Kinds where another channel may serve the same request: the failure says something about the
  * channel (its quota, its health, its credentials), not about the request.
  */

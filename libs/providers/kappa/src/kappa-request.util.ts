@@ -11,8 +11,8 @@ export function kappaModelUrl(baseUrl: string, upstreamModel: string, method: Ka
   return joinBaseUrl(baseUrl, method === 'streamGenerateContent' ? `${path}?alt=sse` : path);
 }
 
-export function kappaHeaders(secret: string): Record<string, string> {
-  return { 'content-type': 'application/json', 'x-vendor-api-key': secret };
+export function kappaHeaders(apiKey: string): Record<string, string> {
+  return { 'content-type': 'application/json', 'x-vendor-api-key': apiKey };
 }
 
 /** The model travels in the path, so the client's own bytes are always the right body when present. */

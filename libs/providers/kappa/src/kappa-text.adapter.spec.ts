@@ -8,6 +8,7 @@ import {
   UpstreamError,
   type AdapterContext,
   type ClosableUpstreamHttpClient,
+  type PlainKeyCredentials,
   type RecordedUpstream,
 } from '@gateway/providers-core';
 import { kappaTextAdapter } from './kappa-text.adapter';
@@ -46,8 +47,8 @@ async function failureOf(promise: Promise<unknown>): Promise<UpstreamError> {
 describe('kappaTextAdapter', () => {
   let upstream: RecordedUpstream;
   let http: ClosableUpstreamHttpClient;
-  const contextFor = (baseUrl: string, signal?: AbortSignal): AdapterContext => ({
-    channel: { baseUrl, secret: 'kappa-secret-1' },
+  const contextFor = (baseUrl: string, signal?: AbortSignal): AdapterContext<PlainKeyCredentials> => ({
+    channel: { baseUrl, credentials: { apiKey: 'kappa-secret-1' }, settings: {} },
     http,
     clock: systemClock,
     logger: { warn: () => undefined, debug: () => undefined },

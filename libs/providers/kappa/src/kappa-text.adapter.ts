@@ -1,6 +1,7 @@
 import {
   postForEventStream,
   postForJsonObject,
+  type PlainKeyCredentials,
   type TextAdapter,
   type TextResponse,
 } from '@gateway/providers-core';
@@ -10,7 +11,7 @@ import { fromKappaStreamEvent } from './kappa-stream-event.util';
 import { promptBlockReasonOf, tokenUsageFromKappa } from './kappa-usage.util';
 
 /** The native generation wire (upstreams.md §1): `generateContent` and `streamGenerateContent`. */
-export const kappaTextAdapter: TextAdapter = {
+export const kappaTextAdapter: TextAdapter<PlainKeyCredentials> = {
   dialect: 'native',
 
   async generate(call, context) {
@@ -18,12 +19,12 @@ export const kappaTextAdapter: TextAdapter = {
       context,
       {
         url: kappaModelUrl(context.channel.baseUrl, call.upstreamModel, 'generateContent'),
-        headers: kappaHeaders(context.channel.secret),
+        headers: kappaHeaders(context.channel.credentials.apiKey),
         body: toKappaRequestBody(call),
       },
       classifyKappaError,
     );
-    const result: TextResponse = { body, payload };
+    const result: TextResponse = { body, payload, warnings: [] };
     const usage = tokenUsageFromKappa(payload.usageMetadata);
     if (usage) result.usage = usage;
     const promptBlockReason = promptBlockReasonOf(payload);
@@ -36,7 +37,7 @@ export const kappaTextAdapter: TextAdapter = {
       context,
       {
         url: kappaModelUrl(context.channel.baseUrl, call.upstreamModel, 'streamGenerateContent'),
-        headers: kappaHeaders(context.channel.secret),
+        headers: kappaHeaders(context.channel.credentials.apiKey),
         body: toKappaRequestBody(call),
       },
       classifyKappaError,

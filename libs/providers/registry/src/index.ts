@@ -1,2 +1,4 @@
-export * from './text-adapter.lookup';
-export * from './text-adapter.registry';
+export * from './channel-type-definitions.check';
+export * from './channel-type.lookup';
+export * from './channel-type.registry';
+export * from './native-request.rules';

@@ -1,13 +1,15 @@
-import type { ChannelType } from '@gateway/providers-core';
+import type { ChannelConnection, ChannelType } from '@gateway/providers-core';
 
 /** An enabled channel able to serve one model, with everything a call to it needs. */
 export interface ChannelCandidate {
   readonly id: string;
   readonly name: string;
   readonly type: ChannelType;
-  readonly baseUrl: string;
-  /** Decrypted channel secret. Never log it. */
-  readonly secret: string;
+  /**
+   * Base URL, credentials and settings, parsed by the type's definition when the catalog loaded the
+   * row: what the adapter context carries. Never log it (the credentials are in clear).
+   */
+  readonly connection: ChannelConnection;
   /** Model id sent upstream (the channel's mapping of the public model name). */
   readonly upstreamModel: string;
   /** Higher goes first. */

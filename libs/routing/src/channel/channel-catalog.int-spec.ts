@@ -16,6 +16,7 @@ interface ChannelFields {
   type?: string;
   secret?: string;
   models?: Prisma.InputJsonValue;
+  settings?: Prisma.InputJsonValue;
   priority?: number;
   weight?: number;
   status?: string;
@@ -94,6 +95,7 @@ describe('ChannelCatalog (Postgres + Redis)', () => {
         secretKeyVersion: fields.secretKeyVersion ?? encrypted.version,
         secretTail: encrypted.tail,
         models: fields.models ?? [{ model: 'img-2' }],
+        settings: fields.settings,
         priority: fields.priority ?? 0,
         weight: fields.weight ?? 1,
         status: fields.status ?? 'enabled',
@@ -104,7 +106,7 @@ describe('ChannelCatalog (Postgres + Redis)', () => {
 
   const uniqueChannel = () => `test:${randomUUID()}:channel-changes`;
 
-  it('offers the enabled channels of a model with decrypted secrets and mapped model ids', async () => {
+  it('offers the enabled channels of a model with parsed credentials and mapped model ids', async () => {
     const mapped = await seedChannel({
       name: 'mapped',
       type: 'kappa',
@@ -124,13 +126,20 @@ describe('ChannelCatalog (Postgres + Redis)', () => {
         id: mapped,
         name: 'mapped',
         type: 'kappa',
-        baseUrl: 'http://127.0.0.1:9',
-        secret: 'first-secret-1111',
+        connection: {
+          baseUrl: 'http://127.0.0.1:9',
+          credentials: { apiKey: 'first-secret-1111' },
+          settings: {},
+        },
         upstreamModel: 'image-two-upstream',
         priority: 5,
         weight: 3,
       },
-      expect.objectContaining({ id: plain, secret: 'second-secret-2222', upstreamModel: 'img-2' }),
+      expect.objectContaining({
+        id: plain,
+        connection: expect.objectContaining({ credentials: { apiKey: 'second-secret-2222' } }),
+        upstreamModel: 'img-2',
+      }),
     ]);
     expect(catalog.candidatesFor('kappa-2.0-flash').map((c) => c.upstreamModel)).toEqual(['kappa-2.0-flash']);
     expect(catalog.candidatesFor('draw-3')).toEqual([]);
@@ -159,6 +168,41 @@ describe('ChannelCatalog (Postgres + Redis)', () => {
       'channel skipped: secret cannot be decrypted',
       'channel skipped: unknown channel type',
     ]);
+  });
+
+  it('skips, with a warning that never holds the secret, channels whose secret or settings do not fit their type', async () => {
+    const composite = 'AccessKey0001|SecretKey0002';
+    const reasons: unknown[] = [];
+    await seedChannel({ name: 'composite-secret', secret: composite });
+    await seedChannel({ name: 'stray-setting', settings: { region: 'north' } });
+    const good = await seedChannel({ name: 'good' });
+    const catalog = await startCatalog(uniqueChannel(), {
+      logger: {
+        warn: (fields, message) => {
+          warnings.push(message);
+          reasons.push(fields.reason);
+        },
+      },
+    });
+
+    expect(catalog.candidatesFor('img-2').map((c) => c.id)).toEqual([good]);
+    expect(warnings).toEqual([
+      'channel skipped: secret or settings do not fit its channel type',
+      'channel skipped: secret or settings do not fit its channel type',
+    ]);
+    expect(reasons.sort()).toEqual([
+      'secret must be a single API key (no spaces, line breaks or "|")',
+      'settings.region is not a setting of this channel type',
+    ]);
+    expect(JSON.stringify(reasons)).not.toContain('SecretKey0002');
+  });
+
+  it('passes over, without a warning, channels of a known type that has no definition yet', async () => {
+    await seedChannel({ name: 'video', type: 'alpha', models: ['alpha-video'] });
+    const catalog = await startCatalog(uniqueChannel());
+
+    expect(catalog.candidatesFor('alpha-video')).toEqual([]);
+    expect(warnings).toEqual([]);
   });
 
   it('applies an admin change at once on the changing instance and within a second on the others', async () => {

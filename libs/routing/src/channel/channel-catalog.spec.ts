@@ -17,6 +17,7 @@ function channelRow(id: string, model: string): ChannelRow {
     secretCiphertext: encrypted.ciphertext,
     secretKeyVersion: 1,
     models: [{ model }],
+    settings: {},
     priority: 0,
     weight: 1,
   };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { errorMessageOf } from '@gateway/observability';
-import { isChannelType } from '@gateway/providers-core';
+import { channelTypeDefinition } from '@gateway/providers';
+import { isChannelType, parseChannelConnection, type ChannelConnection } from '@gateway/providers-core';
 import type Redis from 'ioredis';
 import { decryptSecret } from '../secret/channel-secret.cipher';
 import type { ChannelCandidate } from './channel-candidate';
@@ -29,7 +30,8 @@ export function channelChangesChannel(redisPrefix: string): string {
 
 /**
  * The enabled channels, held in memory so that routing a request costs no query. Secrets are
- * decrypted once per load. An admin change on any instance calls publishChange(); every instance
+ * decrypted, and parsed with settings into typed connections by their type's definition, once per
+ * load. An admin change on any instance calls publishChange(); every instance
  * reloads on the message, and on a timer in case a message is lost.
  */
 export class ChannelCatalog {
@@ -117,28 +119,49 @@ export class ChannelCatalog {
     this.candidatesByModel = candidatesByModel;
   }
 
-  /** One candidate per model the channel offers, or none when the row is unusable. */
+  /**
+   * One candidate per model the channel offers, or none when the row is unusable. A known type with
+   * no definition yet has nothing to call it with: its rows are passed over quietly, as designed.
+   */
   private candidatesOf(channel: ChannelRow): { publicModel: string; candidate: ChannelCandidate }[] {
     const { type } = channel;
     if (!isChannelType(type)) {
       this.options.logger.warn({ channelId: channel.id, type }, 'channel skipped: unknown channel type');
       return [];
     }
-    const secret = this.decryptedSecretOf(channel);
-    if (secret === undefined) return [];
+    const connection = this.connectionOf(channel);
+    if (connection === undefined) return [];
     return parseChannelModels(channel.models).map(({ model, upstreamModel }) => ({
       publicModel: model,
       candidate: Object.freeze({
         id: channel.id,
         name: channel.name,
         type,
-        baseUrl: channel.baseUrl,
-        secret,
+        connection,
         upstreamModel,
         priority: channel.priority,
         weight: channel.weight,
       }),
     }));
+  }
+
+  private connectionOf(channel: ChannelRow): ChannelConnection | undefined {
+    const definition = channelTypeDefinition(channel.type);
+    if (!definition) return undefined;
+    const secret = this.decryptedSecretOf(channel);
+    if (secret === undefined) return undefined;
+    const parsed = parseChannelConnection(definition, {
+      baseUrl: channel.baseUrl,
+      secret,
+      settings: channel.settings,
+    });
+    if (parsed.ok) return Object.freeze(parsed.connection);
+    // The message names the expected form or the setting at fault, never the secret.
+    this.options.logger.warn(
+      { channelId: channel.id, field: parsed.field, reason: parsed.message },
+      'channel skipped: secret or settings do not fit its channel type',
+    );
+    return undefined;
   }
 
   private decryptedSecretOf(channel: ChannelRow): string | undefined {

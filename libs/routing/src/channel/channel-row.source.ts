@@ -10,6 +10,8 @@ export interface ChannelRow {
   secretKeyVersion: number;
   /** The `models` JSON column as stored: [{ "model", "upstreamModel"? }]. */
   models: unknown;
+  /** The `settings` JSON column as stored, checked against the type's schema on load. */
+  settings: unknown;
   priority: number;
   weight: number;
 }
@@ -23,7 +25,7 @@ const enabledChannelsStatement = {
   name: 'routing_enabled_channels',
   text: `
 SELECT id, type, name, base_url AS "baseUrl", secret_ciphertext AS "secretCiphertext",
-       secret_key_version AS "secretKeyVersion", models, priority, weight
+       secret_key_version AS "secretKeyVersion", models, settings, priority, weight
   FROM channels
  WHERE status = 'enabled'
  ORDER BY id`,

@@ -1,7 +1,2 @@
-/** A value that survives JSON.stringify / JSON.parse unchanged: what a task row and a job may hold. */
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
-
-export type JsonObject = { [key: string]: JsonValue };
-
-/** Non-null JSON: a stored upstream handle is never null, so that "no handle yet" stays unambiguous. */
-export type JsonHandle = Exclude<JsonValue, null>;
+/** The JSON shapes a task row and a job hold; defined in providers-core, whose task adapters take them. */
+export type { JsonHandle, JsonValue, SerialisableObject as JsonObject } from '@gateway/providers-core';

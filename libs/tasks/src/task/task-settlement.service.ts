@@ -1,5 +1,7 @@
 import type { SettlementLogInput, SettlementService } from '@gateway/billing';
 import type { PrismaClient, Task } from '@gateway/db';
+import type { TaskCompleted } from '@gateway/providers-core';
+import { imageTaskPriceOf } from './task-price-snapshot';
 import type { TaskOutcome } from './task-step.types';
 
 const MAX_LATENCY_MS = 2_147_483_647;
@@ -17,10 +19,13 @@ interface HoldOfTask {
  * Ends the hold of an asynchronous task through the billing settlement, which applies each hold's
  * settlement exactly once. A completed task captures its hold: for asynchronous work the hold is
  * the price of what the request asked for (seconds, size, count), computed when the task was created.
+ * An image task (its price snapshot says so) captures the images it returned instead, at the price it
+ * was admitted at: the upstream may make more or fewer than the hold assumed.
  */
 export class TaskSettlementService {
   constructor(
-    private readonly settlements: Pick<SettlementService, 'settleMany'>,
+    // Row holds only: a task's hold must outlive the process that took it, which a leased one does not.
+    private readonly settlements: Pick<SettlementService, 'settleRowHolds'>,
     private readonly prisma: Pick<PrismaClient, 'hold'>,
   ) {}
 
@@ -29,10 +34,18 @@ export class TaskSettlementService {
     const hold = await this.findHold(task.holdRequestId);
     if (!hold) return;
     const tokens = outcome.state === 'completed' ? outcome.usage?.tokens : undefined;
-    await this.settlements.settleMany([
+    const imagePrice = imageTaskPriceOf(task.priceSnapshot);
+    const imageCount = outcome.state === 'completed' && imagePrice ? imageCountOf(outcome) : 0;
+    let captureMicros = 0n;
+    if (outcome.state === 'completed') {
+      captureMicros = imagePrice
+        ? imagePrice.perCallMicros + BigInt(imageCount) * imagePrice.perImageMicros
+        : hold.amount;
+    }
+    await this.settlements.settleRowHolds([
       {
         requestId: task.holdRequestId,
-        captureMicros: outcome.state === 'completed' ? hold.amount : 0n,
+        captureMicros,
         log: {
           ...this.logOf(hold, outcome.state === 'completed' ? 'completed' : 'upstream_error'),
           keyId: task.keyId,
@@ -41,6 +54,7 @@ export class TaskSettlementService {
           channelId: task.channelId ?? undefined,
           inputTokens: tokens?.inputTokens ?? 0,
           outputTokens: tokens?.outputTokens ?? 0,
+          imageCount,
         },
       },
     ]);
@@ -50,7 +64,7 @@ export class TaskSettlementService {
   async releaseHold(holdRequestId: string): Promise<void> {
     const hold = await this.findHold(holdRequestId);
     if (!hold) return;
-    await this.settlements.settleMany([
+    await this.settlements.settleRowHolds([
       { requestId: holdRequestId, captureMicros: 0n, log: this.logOf(hold, TASK_ABANDONED_END_REASON) },
     ]);
   }
@@ -74,4 +88,12 @@ export class TaskSettlementService {
       attempts: 1,
     };
   }
+}
+
+/**
+ * The images a completed task returned: as its usage reports them, else its outputs. A settlement
+ * re-run after a crash knows only the stored result URL, so it counts at most that one image.
+ */
+function imageCountOf(outcome: TaskCompleted): number {
+  return outcome.usage?.images?.count ?? outcome.outputs.length;
 }

@@ -1,10 +1,16 @@
 import { HoldService, SettlementService } from '@gateway/billing';
 import { createPgPool, createPrismaClient, type PrismaClient, type Task } from '@gateway/db';
-import { UpstreamError, type AdapterContext } from '@gateway/providers-core';
+import {
+  UpstreamError,
+  type AdapterContext,
+  type TaskAdapter,
+  type TaskCall,
+  type TaskPollResult,
+  type TaskSubmission,
+} from '@gateway/providers-core';
 import { createTestDatabase, type TestDatabase } from '@gateway/testing';
 import { DelayedError } from 'bullmq';
 import type { Pool } from 'pg';
-import type { AsyncAdapter, AsyncPollResult, AsyncSubmission, AsyncTaskRequest } from './async-adapter';
 import type { JsonHandle } from './json-value';
 import { PrismaTaskChannelResolver } from './prisma-task-channel.resolver';
 import { TaskSettlementService } from './task-settlement.service';
@@ -20,20 +26,20 @@ const TIMING: TaskStepTiming = {
 };
 
 /** An upstream in memory: counts submissions and polls, answers polls from a script. */
-class FakeAsyncAdapter implements AsyncAdapter {
-  readonly submissions: AsyncTaskRequest[] = [];
+class FakeTaskAdapter implements TaskAdapter {
+  readonly submissions: TaskCall[] = [];
   readonly polls: JsonHandle[] = [];
-  pollScript: AsyncPollResult[] = [];
+  pollScript: TaskPollResult[] = [];
   submitFailure?: unknown;
-  findSubmission?: (key: string) => Promise<AsyncSubmission | undefined>;
+  findSubmission?: (key: string) => Promise<TaskSubmission | undefined>;
 
-  async submit(request: AsyncTaskRequest): Promise<AsyncSubmission> {
+  async submit(request: TaskCall): Promise<TaskSubmission> {
     this.submissions.push(request);
     if (this.submitFailure !== undefined) throw this.submitFailure;
     return { handle: { upstreamId: `up-${this.submissions.length}` } };
   }
 
-  async poll(handle: JsonHandle): Promise<AsyncPollResult> {
+  async poll(handle: JsonHandle): Promise<TaskPollResult> {
     this.polls.push(handle);
     return this.pollScript.shift() ?? { state: 'pending' };
   }
@@ -82,17 +88,19 @@ describe('TaskStepProcessor (Postgres)', () => {
 
   interface Harness {
     processor: TaskStepProcessor;
-    adapter: FakeAsyncAdapter;
+    adapter: FakeTaskAdapter;
     settled: Array<{ taskId: string; outcome: TaskOutcome }>;
     released: string[];
     clock: { nowMs: number; now(): number };
   }
 
-  function harness(adapter = new FakeAsyncAdapter(), clock = { nowMs: Date.now(), now: () => 0 }): Harness {
+  function harness(adapter = new FakeTaskAdapter(), clock = { nowMs: Date.now(), now: () => 0 }): Harness {
     clock.now = () => clock.nowMs;
     const settled: Harness['settled'] = [];
     const released: string[] = [];
-    const context = { channel: { baseUrl: 'http://127.0.0.1:9', secret: 's' } } as AdapterContext;
+    const context = {
+      channel: { baseUrl: 'http://127.0.0.1:9', credentials: { apiKey: 's' }, settings: {} },
+    } as AdapterContext;
     const processor = new TaskStepProcessor({
       store,
       adapters: new Map([['gamma', adapter]]),
@@ -159,7 +167,7 @@ describe('TaskStepProcessor (Postgres)', () => {
 
     adapter.pollScript = [
       { state: 'pending', progress: 40 },
-      { state: 'completed', outputs: [{ url: 'http://upstream.test/v.mp4' }] },
+      { state: 'completed', outputs: [{ url: 'http://upstream.test/v.mp4' }], warnings: [] },
     ];
     expect((await processor.runStep(task.id)).kind).toBe('wait');
     expect((await store.findById(task.id))?.progress).toBe(40);
@@ -180,14 +188,14 @@ describe('TaskStepProcessor (Postgres)', () => {
   });
 
   it('lets only the winner of two racing processors settle', async () => {
-    const adapter = new FakeAsyncAdapter();
+    const adapter = new FakeTaskAdapter();
     const one = harness(adapter);
     const two = harness(adapter);
     const task = await queuedTask();
     await one.processor.runStep(task.id);
     adapter.pollScript = [
-      { state: 'completed', outputs: [{ url: 'http://upstream.test/one.mp4' }] },
-      { state: 'completed', outputs: [{ url: 'http://upstream.test/two.mp4' }] },
+      { state: 'completed', outputs: [{ url: 'http://upstream.test/one.mp4' }], warnings: [] },
+      { state: 'completed', outputs: [{ url: 'http://upstream.test/two.mp4' }], warnings: [] },
     ];
 
     const results = await Promise.all([one.processor.runStep(task.id), two.processor.runStep(task.id)]);
@@ -246,7 +254,9 @@ describe('TaskStepProcessor (Postgres)', () => {
     const task = await queuedTask({ deadlineInMs: 60_000 });
     await processor.runStep(task.id);
     clock.nowMs += 120_000;
-    adapter.pollScript = [{ state: 'completed', outputs: [{ url: 'http://upstream.test/late.mp4' }] }];
+    adapter.pollScript = [
+      { state: 'completed', outputs: [{ url: 'http://upstream.test/late.mp4' }], warnings: [] },
+    ];
 
     expect(await processor.runStep(task.id)).toEqual({ kind: 'finished', status: 'completed' });
     expect(released).toEqual([]);
@@ -319,9 +329,9 @@ describe('TaskStepProcessor (Postgres)', () => {
   });
 
   it('adopts the upstream task an interrupted submission created, or resubmits once when there is none', async () => {
-    const adapter = new FakeAsyncAdapter();
+    const adapter = new FakeTaskAdapter();
     const lookups: string[] = [];
-    const known = new Map<string, AsyncSubmission>();
+    const known = new Map<string, TaskSubmission>();
     adapter.findSubmission = async (key) => {
       lookups.push(key);
       return known.get(key);
@@ -344,7 +354,7 @@ describe('TaskStepProcessor (Postgres)', () => {
   });
 
   it('waits as the upstream asks after a retryable poll failure, within the bounds', async () => {
-    const adapter = new FakeAsyncAdapter();
+    const adapter = new FakeTaskAdapter();
     adapter.poll = async () => {
       throw new UpstreamError({
         kind: 'rate_limit',

@@ -1,9 +1,14 @@
 import type { Task } from '@gateway/db';
-import { UpstreamError, type UpstreamFailure } from '@gateway/providers-core';
+import {
+  UpstreamError,
+  type TaskAdapter,
+  type TaskAdapterContext,
+  type TaskPollResult,
+  type UpstreamFailure,
+} from '@gateway/providers-core';
 import { errorMessageOf } from '@gateway/observability';
 import { DelayedError, type Job } from 'bullmq';
 import type { TaskStepJob } from '../jobs/task-step.job';
-import type { AsyncAdapter, AsyncAdapterContext, AsyncPollResult } from './async-adapter';
 import type { JsonHandle, JsonObject } from './json-value';
 import { nextPollDelayMs } from './poll-delay.util';
 import { isTaskStatus, TERMINAL_TASK_STATUSES, type TaskStatus } from './task-status';
@@ -17,8 +22,8 @@ import {
 
 /** An adapter together with what calling the task's channel takes. */
 interface BoundAdapter {
-  adapter: AsyncAdapter;
-  context: AsyncAdapterContext;
+  adapter: TaskAdapter;
+  context: TaskAdapterContext;
   upstreamModel: string;
 }
 
@@ -143,7 +148,7 @@ export class TaskStepProcessor {
   }
 
   private async poll(task: Task, handle: JsonHandle, bound: BoundAdapter): Promise<TaskStepResult> {
-    let result: AsyncPollResult;
+    let result: TaskPollResult;
     try {
       result = await bound.adapter.poll(handle, bound.context);
     } catch (error) {
@@ -170,7 +175,7 @@ export class TaskStepProcessor {
     return this.abandon(task, status, DEADLINE_EXCEEDED);
   }
 
-  private async pollOnce(task: Task, bound: BoundAdapter): Promise<AsyncPollResult | undefined> {
+  private async pollOnce(task: Task, bound: BoundAdapter): Promise<TaskPollResult | undefined> {
     try {
       return await bound.adapter.poll(task.upstreamHandle as JsonHandle, bound.context);
     } catch (error) {
@@ -203,7 +208,7 @@ export class TaskStepProcessor {
     if (task.holdRequestId === null) return;
     if (task.status === 'completed') {
       const outputs = task.resultUrl === null ? [] : [{ url: task.resultUrl }];
-      await this.deps.settle(task, { state: 'completed', outputs });
+      await this.deps.settle(task, { state: 'completed', outputs, warnings: [] });
     } else {
       await this.deps.releaseHold(task.holdRequestId);
     }

@@ -1,11 +1,10 @@
 import type { Task } from '@gateway/db';
-import type { AdapterContext, Clock } from '@gateway/providers-core';
-import type { AsyncAdapter, AsyncCompleted, AsyncFailed } from './async-adapter';
+import type { AdapterContext, Clock, TaskAdapter, TaskCompleted, TaskFailed } from '@gateway/providers-core';
 import type { TaskStatus } from './task-status';
 import type { TaskStore } from './task-store';
 
 /** How a task ended upstream; handed to `settle` by the writer that won the terminal transition. */
-export type TaskOutcome = AsyncCompleted | AsyncFailed;
+export type TaskOutcome = TaskCompleted | TaskFailed;
 
 /** What calling the task's channel takes, resolved from its channel row. */
 export interface TaskChannelConnection {
@@ -47,7 +46,7 @@ export const DEFAULT_TASK_STEP_TIMING: TaskStepTiming = {
 export interface TaskStepDependencies {
   store: TaskStore;
   /** Asynchronous adapters by channel type. */
-  adapters: ReadonlyMap<string, AsyncAdapter>;
+  adapters: ReadonlyMap<string, TaskAdapter>;
   channels: TaskChannelResolver;
   /** Releases a hold in full; used when the task ends without an upstream outcome. */
   releaseHold(holdRequestId: string): Promise<void>;

@@ -19,6 +19,8 @@ export interface NewTask {
 
 /** Columns a worker may write together with a status change. */
 export interface TaskPatch {
+  /** The channel a submission moved to when the one it was created for failed over. */
+  channelId?: string;
   progress?: number;
   upstreamHandle?: JsonHandle;
   resultUrl?: string | null;

@@ -13,6 +13,7 @@ function channelRow(overrides: Partial<Channel> = {}): Channel {
     secretKeyVersion: 3,
     secretTail: 'wxyz',
     models: [{ model: 'kappa-2.0-flash' }, { model: 'kappa-pro', upstreamModel: 'kappa-pro-002' }],
+    settings: {},
     priority: 5,
     weight: 2,
     status: 'enabled',

@@ -1,6 +1,6 @@
 import type { ChannelModelDto, ChannelStatus, ChannelView } from '@gateway/contracts';
 import { toMaskedSecret } from '@gateway/contracts';
-import type { Channel } from '@gateway/db';
+import type { Channel, Prisma } from '@gateway/db';
 import { parseChannelModels } from '@gateway/routing';
 
 /** A channel row as the admin API shows it: the secret only masked, never its ciphertext. */
@@ -12,12 +12,18 @@ export function toChannelView(row: Channel): ChannelView {
     baseUrl: row.baseUrl,
     secretMasked: toMaskedSecret(row.secretTail),
     models: toChannelModelViews(row.models),
+    settings: isSettingsObject(row.settings) ? row.settings : {},
     priority: row.priority,
     weight: row.weight,
     status: row.status as ChannelStatus,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
+}
+
+/** The `settings` column holds an object whenever the admin API wrote it; anything else shows as none. */
+function isSettingsObject(column: unknown): column is Record<string, unknown> {
+  return typeof column === 'object' && column !== null && !Array.isArray(column);
 }
 
 /** The `models` column as written by an operator: `upstreamModel` only where it differs. */
@@ -34,4 +40,9 @@ export function toChannelModelsColumn(
   return models.map(({ model, upstreamModel }) =>
     upstreamModel === undefined ? { model } : { model, upstreamModel },
   );
+}
+
+/** The `settings` column from a validated body: it was parsed from JSON, so it holds JSON values only. */
+export function toChannelSettingsColumn(settings: Record<string, unknown>): Prisma.InputJsonObject {
+  return settings as Prisma.InputJsonObject;
 }

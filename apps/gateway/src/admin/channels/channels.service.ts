@@ -4,16 +4,20 @@ import type { GatewayConfig } from '@gateway/config';
 import { CreateChannelDto, UpdateChannelDto, type ChannelView } from '@gateway/contracts';
 import type { Channel, PrismaClient } from '@gateway/db';
 import { CHANNEL_TYPES, isChannelType } from '@gateway/providers-core';
-import { ChannelCatalog } from '@gateway/routing';
+import { ChannelCatalog, decryptSecret } from '@gateway/routing';
 import { GatewayError } from '../../errors/gateway-error';
 import { CONFIG, LOGGER, PRISMA } from '../../infrastructure/tokens';
 import { newAdminId } from '../shared/admin-id.util';
 import { parseAdminInput } from '../shared/admin-input.util';
 import { isUniqueViolation, missingRecordAs } from '../shared/prisma-error.util';
 import { toSealedSecretColumns } from './channel-secret.writer';
-import { toChannelModelsColumn, toChannelView } from './channel-view.mapper';
+import { assertFitsChannelType } from './channel-type-fit.check';
+import { toChannelModelsColumn, toChannelSettingsColumn, toChannelView } from './channel-view.mapper';
 
-/** Channel rows: the secret is sealed on the way in and only ever leaves masked. */
+/**
+ * Channel rows: the secret is sealed on the way in and only ever leaves masked; secret and settings
+ * must fit the channel type's definition.
+ */
 @Injectable()
 export class ChannelsService {
   constructor(
@@ -26,6 +30,7 @@ export class ChannelsService {
   async create(body: unknown): Promise<ChannelView> {
     const input = parseAdminInput(CreateChannelDto, body);
     assertChannelType(input.type);
+    assertFitsChannelType(input.type, input);
     const row = await this.saving(input.name, () =>
       this.prisma.channel.create({
         data: {
@@ -35,6 +40,7 @@ export class ChannelsService {
           baseUrl: input.baseUrl,
           ...toSealedSecretColumns(input.secret, this.config),
           models: toChannelModelsColumn(input.models),
+          settings: toChannelSettingsColumn(input.settings),
           priority: input.priority,
           weight: input.weight,
           status: input.status,
@@ -57,8 +63,11 @@ export class ChannelsService {
   }
 
   async update(id: string, body: unknown): Promise<ChannelView> {
-    const { secret, models, type, ...plainFields } = parseAdminInput(UpdateChannelDto, body);
+    const { secret, models, type, settings, ...plainFields } = parseAdminInput(UpdateChannelDto, body);
     if (type !== undefined) assertChannelType(type);
+    if (type !== undefined || secret !== undefined || settings !== undefined) {
+      await this.assertChangeFits(id, { type, secret, settings });
+    }
     const row = await this.saving(plainFields.name, () =>
       this.prisma.channel.update({
         where: { id },
@@ -67,6 +76,7 @@ export class ChannelsService {
           ...(type !== undefined ? { type } : {}),
           ...(secret !== undefined ? toSealedSecretColumns(secret, this.config) : {}),
           ...(models !== undefined ? { models: toChannelModelsColumn(models) } : {}),
+          ...(settings !== undefined ? { settings: toChannelSettingsColumn(settings) } : {}),
         },
       }),
     ).catch(missingRecordAs(() => channelNotFound(id)));
@@ -77,6 +87,34 @@ export class ChannelsService {
   async remove(id: string): Promise<void> {
     await this.prisma.channel.delete({ where: { id } }).catch(missingRecordAs(() => channelNotFound(id)));
     await this.announceChange();
+  }
+
+  /**
+   * A change of type, secret or settings must leave a row that fits its type, so what it does not
+   * change is read from the stored row (the stored secret decrypted for the check only).
+   */
+  private async assertChangeFits(
+    id: string,
+    change: { type?: string; secret?: string; settings?: Record<string, unknown> },
+  ): Promise<void> {
+    const current = await this.prisma.channel.findUnique({ where: { id } });
+    if (!current) throw channelNotFound(id);
+    assertFitsChannelType(change.type ?? current.type, {
+      baseUrl: current.baseUrl,
+      secret: change.secret ?? this.storedSecretOf(current),
+      settings: change.settings ?? current.settings,
+    });
+  }
+
+  private storedSecretOf(row: Channel): string {
+    try {
+      return decryptSecret(row.secretCiphertext, row.secretKeyVersion, this.config.masterKeys.keys);
+    } catch {
+      throw GatewayError.invalidRequest(
+        'The stored secret can no longer be decrypted (its master key is gone); send a new secret with this change.',
+        'secret',
+      );
+    }
   }
 
   /** Runs a write whose unique name may already be taken, answering that as a 400 naming `name`. */

@@ -53,7 +53,7 @@ export interface SafeFetchResponse {
 }
 
 export interface SafeFetcher {
-  fetch(url: string, options?: { signal?: AbortSignal }): Promise<SafeFetchResponse>;
+  fetch(url: string, options?: { signal?: CancellationSignal }): Promise<SafeFetchResponse>;
 }
 
 interface PinnedResponse {

@@ -1,9 +1,10 @@
+import type { AdapterContext } from '../adapter-context';
 import { malformedAnswerError, upstreamErrorFromResponse } from '../adapter-error.util';
 import { isSuccessStatus } from './upstream-url.util';
 import { parseJsonObject } from '../json-object.util';
-import { createEventTextStream } from '../stream/event-text-stream.util';
+import { createEventStream, type EventStream } from '../stream/event-stream.util';
 import { readServerSentEventReads } from '../stream/sse-reader';
-import type { AdapterContext, TextAdapter, TextStream, TextStreamEvent } from '../text-adapter';
+import type { UpstreamErrorClassifier } from '../upstream-error';
 import { linkAbortController } from './linked-abort.util';
 
 /** What differs between two JSON-over-HTTP wires for one call: where, with which headers, which bytes. */
@@ -25,7 +26,7 @@ export interface JsonObjectAnswer {
 export async function postForJsonObject(
   context: AdapterContext,
   post: UpstreamPost,
-  classify: TextAdapter['classify'],
+  classify: UpstreamErrorClassifier,
 ): Promise<JsonObjectAnswer> {
   const response = await context.http.request({
     method: 'POST',
@@ -44,12 +45,12 @@ export async function postForJsonObject(
  * One POST answered with Server-Sent Events. Resolves once the upstream accepted (2xx headers); the
  * stream owns an abort controller linked to the call's signal, so abort() closes the connection.
  */
-export async function postForEventStream(
+export async function postForEventStream<Event>(
   context: AdapterContext,
   post: UpstreamPost,
-  classify: TextAdapter['classify'],
-  toEvent: (data: string) => TextStreamEvent | undefined,
-): Promise<TextStream> {
+  classify: UpstreamErrorClassifier,
+  toEvent: (data: string) => Event | undefined,
+): Promise<EventStream<Event>> {
   const abortController = linkAbortController(context.signal);
   try {
     const response = await context.http.request({
@@ -59,7 +60,7 @@ export async function postForEventStream(
       headersTimeoutMs: context.headersTimeoutMs,
     });
     if (!isSuccessStatus(response.status)) throw await upstreamErrorFromResponse(response, classify);
-    return createEventTextStream({
+    return createEventStream({
       reads: readServerSentEventReads(response.body),
       abortController,
       toEvent,

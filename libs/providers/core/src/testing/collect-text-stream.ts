@@ -1,4 +1,4 @@
-import type { TextStream, TextStreamEvent } from '../text-adapter';
+import type { TextStream, TextStreamEvent } from '../capability/text-adapter';
 
 export interface CollectedTextStream {
   events: TextStreamEvent[];

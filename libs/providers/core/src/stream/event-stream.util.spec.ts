@@ -1,16 +1,20 @@
 import { linkAbortController } from '../http/linked-abort.util';
 import { RequestCancellation } from '../http/request-cancellation';
-import type { TextStreamEvent, TextStreamRead } from '../text-adapter';
 import { UpstreamError } from '../upstream-error';
-import { createEventTextStream } from './event-text-stream.util';
+import { createEventStream, type EventStreamRead } from './event-stream.util';
 import { readServerSentEventReads } from './sse-reader';
 
 async function* bodyOf(...reads: string[]): AsyncIterable<Buffer> {
   for (const read of reads) yield Buffer.from(read);
 }
 
+interface ChunkEvent {
+  chunk: Record<string, unknown>;
+  json: string;
+}
+
 /** `[DONE]` is wire-only, `fail` is an error event, anything else a JSON chunk. */
-function toEvent(data: string): TextStreamEvent | undefined {
+function toEvent(data: string): ChunkEvent | undefined {
   if (data === '[DONE]') return undefined;
   if (data === 'fail')
     throw new UpstreamError({ kind: 'overload', retryable: true, message: 'upstream failed' });
@@ -18,20 +22,22 @@ function toEvent(data: string): TextStreamEvent | undefined {
 }
 
 function streamOf(parent: RequestCancellation | undefined, ...reads: string[]) {
-  return createEventTextStream({
+  return createEventStream({
     reads: readServerSentEventReads(bodyOf(...reads)),
     abortController: linkAbortController(parent),
     toEvent,
   });
 }
 
-async function collect(stream: AsyncIterable<TextStreamRead>): Promise<TextStreamRead[]> {
-  const collected: TextStreamRead[] = [];
+async function collect(
+  stream: AsyncIterable<EventStreamRead<ChunkEvent>>,
+): Promise<EventStreamRead<ChunkEvent>[]> {
+  const collected: EventStreamRead<ChunkEvent>[] = [];
   for await (const read of stream) collected.push(read);
   return collected;
 }
 
-describe('createEventTextStream', () => {
+describe('createEventStream', () => {
   it('yields each read with its exact bytes and its events; wire-only events have none', async () => {
     const reads = await collect(
       streamOf(undefined, 'data: {"a":1}\n\ndata: {"a', '":2}\n\ndata: [DONE]\n\n'),
@@ -49,7 +55,7 @@ describe('createEventTextStream', () => {
 
   it('ends with the error event, after the bytes of the events before it in the same read', async () => {
     const stream = streamOf(undefined, 'data: {"a":1}\n\ndata: fail\n\ndata: {"a":2}\n\n');
-    const reads: TextStreamRead[] = [];
+    const reads: EventStreamRead<ChunkEvent>[] = [];
 
     await expect(
       (async () => {

@@ -1,8 +1,33 @@
 import type { LinkedAbortController } from '../http/linked-abort.util';
-import type { TextStream, TextStreamEvent, TextStreamFrame, TextStreamRead } from '../text-adapter';
 import type { ServerSentEventRead } from './sse-reader';
 
-export interface EventTextStreamSource {
+/** One upstream event of a read, with where its bytes end in the read's bytes. */
+export interface EventStreamFrame<Event> {
+  /** Undefined for an event that only the wire needs (the done sentinel, an empty keep-alive). */
+  event?: Event;
+  /** Offset just past the event in `EventStreamRead.bytes`; it starts where the previous frame ended. */
+  end: number;
+}
+
+/**
+ * The events that one upstream read completed, with the exact bytes that carried them (framing and
+ * comments included), so that a stream in the client's own wire can be forwarded byte for byte.
+ */
+export interface EventStreamRead<Event> {
+  bytes: Buffer;
+  frames: EventStreamFrame<Event>[];
+}
+
+/**
+ * An upstream stream, read by read. Iteration throws UpstreamError for a mid-stream error event,
+ * after yielding the events that came before it.
+ */
+export interface EventStream<Event> extends AsyncIterable<EventStreamRead<Event>> {
+  /** Stops reading and closes the upstream connection. */
+  abort(): void;
+}
+
+export interface EventStreamSource<Event> {
   /** The upstream's reads: the event texts each completed and the bytes that carried them. */
   reads: AsyncIterable<ServerSentEventRead>;
   /** Guards the upstream request: aborting it destroys the response body and its connection. */
@@ -11,16 +36,16 @@ export interface EventTextStreamSource {
    * Maps one event text to a stream event; undefined marks a wire-only event (keep-alives,
    * sentinels). Throws UpstreamError for an error event.
    */
-  toEvent(data: string): TextStreamEvent | undefined;
+  toEvent(data: string): Event | undefined;
 }
 
 /**
- * A TextStream over an upstream's reads. An error event ends the stream with its UpstreamError, once
+ * An event stream over an upstream's reads. An error event ends the stream with its UpstreamError, once
  * the events before it in the same read have been yielded (their bytes only). After abort() (or an
  * abort of the call's signal) iteration ends by throwing the abort reason, so an aborted stream is
  * never mistaken for a complete one.
  */
-export function createEventTextStream(source: EventTextStreamSource): TextStream {
+export function createEventStream<Event>(source: EventStreamSource<Event>): EventStream<Event> {
   const { abortController } = source;
   return {
     abort: () => {
@@ -38,14 +63,16 @@ export function createEventTextStream(source: EventTextStreamSource): TextStream
  * exchange survived until the next full collection: about 1 MB promoted per scavenge at 64 streams,
  * 200-245 MiB of RSS under stream load (docs/performance-analysis.md).
  */
-async function* iterateEventReads(source: EventTextStreamSource): AsyncGenerator<TextStreamRead> {
+async function* iterateEventReads<Event>(
+  source: EventStreamSource<Event>,
+): AsyncGenerator<EventStreamRead<Event>> {
   const { reads, abortController, toEvent } = source;
   const signal = abortController.signal;
   try {
     for await (const read of reads) {
       // The body may be fully buffered already, in which case aborting no longer interrupts reading.
       if (signal.aborted) throw signal.reason;
-      const frames: TextStreamFrame[] = [];
+      const frames: EventStreamFrame<Event>[] = [];
       let failure: unknown;
       for (const { data, end } of read.frames) {
         try {
