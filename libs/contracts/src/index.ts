@@ -1,4 +1,8 @@
 export * from './validation/field-problems.util';
+export * from './validation/body-limits.constants';
+export * from './validation/request-limits.constants';
+export * from './validation/json-bytes.scan';
+export * from './validation/json-shape.check';
 export * from './validation/validate-body.util';
 export * from './validation/check-body.util';
 export * from './validation/value-checks.util';
@@ -22,6 +26,13 @@ export * from './openai/chat-content.check';
 export * from './openai/chat-tool.dto';
 export * from './openai/chat-message.dto';
 export * from './openai/chat-completion-request.dto';
+export * from './openai/image-values.constants';
+export * from './openai/image-request-fields.dto';
+export * from './openai/image-generation-request.dto';
+export * from './openai/image-edit-request.dto';
+export * from './openai/image-response.view';
+
+export * from './beta/beta-action.dto';
 
 export * from './admin/admin-values.constants';
 export * from './admin/masked-secret.util';

@@ -1,3 +1,4 @@
+export * from './beta/beta-action.wire';
 export * from './finish-reason.map';
 export * from './logprobs/logprobs.convert';
 export * from './native/native-request.normalise';

@@ -1,0 +1,128 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { combinePropertyDecorators } from '../validation/field.decorator';
+import { ValidateRule } from '../validation/rule.decorator';
+import {
+  BooleanField,
+  EnumField,
+  IntegerField,
+  NumberField,
+  StringField,
+} from '../validation/scalar-field.decorator';
+import { checkHttpUrl, checkList, checkString } from '../validation/value-checks.util';
+
+/** The beta image wire's bounds (upstreams.md §4.3, §4.7). */
+export const BETA_ACTION_LIMITS = {
+  promptCharacters: 800,
+  referenceImages: 10,
+  minArea: 1024 * 1024,
+  maxArea: 4096 * 4096,
+} as const;
+
+export const BETA_RESOLUTIONS = ['1k', '2k', '4k'] as const;
+
+function ReferenceListField(description: string, checkItem: (value: unknown) => string | undefined) {
+  return combinePropertyDecorators(
+    ApiProperty({
+      description,
+      required: false,
+      type: String,
+      isArray: true,
+      maxItems: BETA_ACTION_LIMITS.referenceImages,
+    }),
+    ValidateRule('referenceList', (value) =>
+      value === undefined
+        ? undefined
+        : checkList(value, checkItem, { maxItems: BETA_ACTION_LIMITS.referenceImages }),
+    ),
+  );
+}
+
+/**
+ * Body of `POST /bt?Action=CVSync2AsyncSubmitTask&Version=2022-08-31`: the beta family's own submission
+ * (upstreams.md §4.3). Fields the gateway does not name pass through to the upstream unchanged.
+ */
+export class BetaSubmitTaskDto {
+  @StringField({
+    description: 'Selects model and mode: `beta_t2i_v40` (beta-4.0), `beta_t2i_v45` (beta-4.5).',
+    nonEmpty: true,
+  })
+  req_key: string;
+
+  @StringField({
+    description: 'What to draw; required without reference images.',
+    optional: true,
+    maxLength: BETA_ACTION_LIMITS.promptCharacters,
+  })
+  prompt?: string;
+
+  @ReferenceListField(
+    'Reference images as http(s) URLs (0–10); never together with binary_data_base64.',
+    checkHttpUrl,
+  )
+  image_urls?: string[];
+
+  @ReferenceListField(
+    'Reference images as bare Base64 (no `data:` prefix); never together with image_urls.',
+    (value) => checkString(value, { nonEmpty: true }),
+  )
+  binary_data_base64?: string[];
+
+  @IntegerField({
+    description: 'Output pixel area, 1048576 (1024²) to 16777216 (4096²); default 4194304 (2048²).',
+    optional: true,
+    min: BETA_ACTION_LIMITS.minArea,
+    max: BETA_ACTION_LIMITS.maxArea,
+  })
+  size?: number;
+
+  @IntegerField({
+    description: 'Output width in pixels; with height, instead of size.',
+    optional: true,
+    min: 1,
+  })
+  width?: number;
+
+  @IntegerField({
+    description: 'Output height in pixels; with width, instead of size.',
+    optional: true,
+    min: 1,
+  })
+  height?: number;
+
+  @EnumField(BETA_RESOLUTIONS, {
+    description: 'Output tier instead of size: 1k, 2k or 4k (1024², 2048², 4096² pixels).',
+    optional: true,
+  })
+  resolution?: string;
+
+  @NumberField({ description: 'Prompt influence, 0–1 (default 0.5).', optional: true, min: 0, max: 1 })
+  scale?: number;
+
+  @IntegerField({ description: 'Random seed; -1 (default) picks one.', optional: true })
+  seed?: number;
+
+  @BooleanField({ description: 'true: exactly one output image.', optional: true })
+  force_single?: boolean;
+
+  @StringField({
+    description:
+      'Gateway extension: the `req_json` options (a JSON-encoded object: `logo_info`, `aigc_meta`) every result of this task is fetched with.',
+    optional: true,
+  })
+  req_json?: string;
+}
+
+/** Body of `POST /bt?Action=CVSync2AsyncGetResult&Version=2022-08-31` (upstreams.md §4.4). */
+export class BetaGetResultDto {
+  @StringField({ description: 'The req_key the task was submitted with.', nonEmpty: true })
+  req_key: string;
+
+  @StringField({ description: 'The task id the submission answered with.', nonEmpty: true })
+  task_id: string;
+
+  @StringField({
+    description: 'A JSON-encoded object; `return_url: true` adds `image_urls` to the answer.',
+    optional: true,
+  })
+  req_json?: string;
+}

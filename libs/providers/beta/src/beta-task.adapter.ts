@@ -1,0 +1,111 @@
+import {
+  isJsonObject,
+  malformedAnswerError,
+  UpstreamError,
+  type JsonHandle,
+  type SerialisableObject,
+  type TaskAdapter,
+  type TaskPollResult,
+} from '@gateway/providers-core';
+import {
+  BETA_GET_RESULT_ACTION,
+  BETA_SUBMIT_ACTION,
+  betaImageReqKeyOf,
+  betaSubmissionArea,
+  betaTierOfArea,
+  isBetaResolutionTier,
+  type BetaResolutionTier,
+  type BetaTaskRequest,
+} from '@gateway/dialects';
+import type { BetaChannelSettings } from './beta-channel.settings';
+import type { BetaCredentials } from './beta-credentials.parse';
+import { callBetaAction } from './beta-request.util';
+import { fromBetaResult } from './beta-task-result.util';
+
+/**
+ * What the gateway stores for a submitted beta task: the upstream's task id, the `req_key` the query
+ * must repeat (§4.4), the `req_json` the result is fetched with, and the tier the images are priced at.
+ */
+type BetaTaskHandle = {
+  taskId: string;
+  reqKey: string;
+  reqJson: string;
+  tier: BetaResolutionTier;
+};
+
+/** The beta Action API's asynchronous tasks (upstreams.md §4.3–§4.5), signed or through a relay. */
+export const betaTaskAdapter: TaskAdapter<BetaCredentials, BetaChannelSettings> = {
+  async submit(call, context) {
+    const { submission, resultOptions } = betaTaskRequestOf(call.request);
+    // A channel may map a model straight to a req_key; a known model name is translated.
+    const reqKey = betaImageReqKeyOf(call.upstreamModel) ?? call.upstreamModel;
+    const body = JSON.stringify(toBetaSubmitBody(reqKey, submission));
+    const payload = await callBetaAction(context, BETA_SUBMIT_ACTION, body);
+    const taskId = isJsonObject(payload.data) ? payload.data.task_id : undefined;
+    if (typeof taskId !== 'string' || taskId === '') throw malformedAnswerError(200);
+    const handle: BetaTaskHandle = {
+      taskId,
+      reqKey,
+      // URLs are always asked for: whoever reads the result gets both forms and picks.
+      reqJson: JSON.stringify({ ...resultOptions, return_url: true }),
+      tier: betaTierOfArea(betaSubmissionArea(submission)),
+    };
+    return { handle };
+  },
+
+  async poll(handle, context) {
+    const task = betaTaskHandleOf(handle);
+    const body = JSON.stringify({ req_key: task.reqKey, task_id: task.taskId, req_json: task.reqJson });
+    try {
+      const payload = await callBetaAction(context, BETA_GET_RESULT_ACTION, body);
+      return fromBetaResult(payload.data, task.tier, context.logger);
+    } catch (error) {
+      return failedOrRethrown(error);
+    }
+  },
+};
+
+/**
+ * §4.5: a query answered with a business error ends the task. Only what says nothing about the task
+ * (a rate limit, an overloaded or unreachable upstream) is thrown, for the caller to ask again later.
+ */
+function failedOrRethrown(error: unknown): TaskPollResult {
+  if (!(error instanceof UpstreamError)) throw error;
+  const { failure } = error;
+  const askAgainLater =
+    failure.kind === 'rate_limit' ||
+    failure.kind === 'timeout' ||
+    (failure.kind === 'overload' && failure.retryable);
+  if (askAgainLater) throw error;
+  return { state: 'failed', failure };
+}
+
+/** `req_key` first, then the stored submission (which never carries one of its own). */
+function toBetaSubmitBody(reqKey: string, submission: SerialisableObject): SerialisableObject {
+  const { req_key: _ignored, ...fields } = submission;
+  return { req_key: reqKey, ...fields };
+}
+
+function betaTaskRequestOf(request: SerialisableObject): BetaTaskRequest {
+  const { submission, resultOptions } = request;
+  if (!isJsonObject(submission)) throw new TypeError('a beta task request needs its submission object');
+  return {
+    submission: submission as SerialisableObject,
+    resultOptions: isJsonObject(resultOptions) ? (resultOptions as SerialisableObject) : {},
+  };
+}
+
+/** The stored handle, checked: a row written by another version of this adapter fails loudly. */
+function betaTaskHandleOf(handle: JsonHandle): BetaTaskHandle {
+  if (
+    isJsonObject(handle) &&
+    typeof handle.taskId === 'string' &&
+    typeof handle.reqKey === 'string' &&
+    typeof handle.reqJson === 'string' &&
+    typeof handle.tier === 'string' &&
+    isBetaResolutionTier(handle.tier)
+  ) {
+    return { taskId: handle.taskId, reqKey: handle.reqKey, reqJson: handle.reqJson, tier: handle.tier };
+  }
+  throw new TypeError('not a beta task handle');
+}

@@ -1,0 +1,16 @@
+import { defineChannelType } from '@gateway/providers-core';
+import { BetaChannelSettings } from './beta-channel.settings';
+import { parseBetaCredentials } from './beta-credentials.parse';
+import { betaTaskAdapter } from './beta-task.adapter';
+import { betaImageAdapter } from './image/beta-image.adapter';
+
+/**
+ * The beta Action API (upstreams.md §4): an `AccessKey|SecretKey` channel signs every call with
+ * BETA-HMAC-SHA256; an `sk-` key is a relay of the same wire (Bearer, `/bt`). Its images are tasks.
+ */
+export const betaChannelType = defineChannelType({
+  type: 'beta',
+  parseCredentials: parseBetaCredentials,
+  settings: BetaChannelSettings,
+  capabilities: { task: betaTaskAdapter, image: betaImageAdapter },
+});
