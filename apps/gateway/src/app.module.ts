@@ -1,10 +1,13 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import type { GatewayConfig } from '@gateway/config';
+import { BetaActionModule } from './beta-action/beta-action.module';
 import { HealthModule } from './health/health.module';
+import { ImagesModule } from './images/images.module';
 import { GatewayExceptionFilter } from './http/gateway-exception.filter';
 import { InfrastructureModule, type InfrastructureOptions } from './infrastructure/infrastructure.module';
 import { RuntimeStateService } from './infrastructure/runtime-state.service';
+import { StoredFilesModule } from './stored-files/stored-files.module';
 import { TextModule } from './text/text.module';
 
 @Module({})
@@ -17,6 +20,9 @@ export class AppModule {
         HealthModule.forConfig(config),
         ...(config.adminApiEnabled ? [await importAdminModule()] : []),
         TextModule,
+        ImagesModule,
+        StoredFilesModule,
+        BetaActionModule,
       ],
       providers: [RuntimeStateService, { provide: APP_FILTER, useClass: GatewayExceptionFilter }],
     };

@@ -3,25 +3,38 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import type { GatewayConfig } from '@gateway/config';
+import type { ClientConnectionLimits, GatewayConfig } from '@gateway/config';
 import { createAccessLogger, newRequestId, requestIdFrom } from '@gateway/observability';
 import { AppModule } from './app.module';
+import { AdminTokenGuard } from './auth/admin-token.guard';
+import { ApiKeyGuard } from './auth/api-key.guard';
+import { registerEarlyAuthentication } from './auth/early-authentication.hook';
 import type { InfrastructureOptions } from './infrastructure/infrastructure.module';
 import { setupApiDocs } from './docs/api-docs';
 import { useLeanAsyncResourceBind } from './http/async-resource-bind';
+import { GatewayExceptionFilter } from './http/gateway-exception.filter';
 import type { GatewayRequest } from './http/gateway-request';
 import { registerJsonBodyParser } from './http/json-body.parser';
+import { registerMultipartBodyParser } from './http/multipart-body.parser';
 import { lazySchemaCompilers } from './http/lazy-schema-compilers';
 import { ResponseMetrics } from './http/response-metrics';
 import { LOGGER } from './infrastructure/tokens';
+import { InFlightGenerations } from './generation/in-flight-generations';
 
 export interface GatewayApp {
   app: NestFastifyApplication;
   fastify: FastifyInstance;
   logger: Logger;
-  /** Stops accepting, lets in-flight requests finish (up to the grace period), then closes connections. */
+  /**
+   * Stops accepting and lets in-flight requests finish within the grace period; at its end, ends the
+   * generations still running (each answers in its dialect and is settled), writes the settlements,
+   * then closes connections.
+   */
   shutdown(): Promise<void>;
 }
+
+/** How long generations ended at the deadline get to send their last event before their connections are cut. */
+const DEADLINE_CLOSE_MARGIN_MS = 1_000;
 
 export async function createGatewayApp(
   config: GatewayConfig,
@@ -36,6 +49,8 @@ export async function createGatewayApp(
     requestIdHeader: false,
     return503OnClosing: true,
     keepAliveTimeout: 65_000,
+    ...clientTimeoutOptions(config.clientConnections),
+    trustProxy: trustedProxies(config.clientConnections.trustProxy),
     // The gateway has no Nest middleware: without middie, no request runs its onRequest hook.
     skipMiddie: true,
     schemaController: { compilersFactory: lazySchemaCompilers() },
@@ -49,11 +64,14 @@ export async function createGatewayApp(
     },
   );
   const fastify = app.getHttpAdapter().getInstance();
+  // Past the cap Node closes a new connection as soon as it is accepted; those open keep being served.
+  fastify.server.maxConnections = config.clientConnections.maxConnections;
   const logger = app.get<Logger>(LOGGER);
   const accessLog = createAccessLogger(logger);
   const responseMetrics = app.get(ResponseMetrics);
 
   registerJsonBodyParser(fastify, config.jsonBodyLimitBytes);
+  registerMultipartBodyParser(fastify);
   let draining = false;
   fastify.addHook('onRequest', (request, reply, done) => {
     (request as GatewayRequest).gateway = { startedAt: Date.now() };
@@ -64,6 +82,11 @@ export async function createGatewayApp(
     }
     if (draining) reply.header('connection', 'close');
     done();
+  });
+  registerEarlyAuthentication(fastify, {
+    apiKeys: app.get(ApiKeyGuard),
+    admin: config.adminApiEnabled ? app.get(AdminTokenGuard) : undefined,
+    failures: app.get(GatewayExceptionFilter),
   });
   fastify.addHook('onResponse', (request, reply, done) => {
     const durationMs = Date.now() - (request as GatewayRequest).gateway.startedAt;
@@ -82,12 +105,73 @@ export async function createGatewayApp(
       // Node closes idle keep-alive connections only once, when closing starts; a connection whose
       // request finishes later would hold the server open until its keep-alive timeout.
       const sweep = setInterval(() => fastify.server.closeIdleConnections(), 100).unref();
-      const grace = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceMs).unref());
-      await Promise.race([fastify.close(), grace]);
+      const drained = fastify.close();
+      if ((await within(drained, config.shutdownGraceMs)) === 'elapsed') {
+        await endAtDeadline(app.get(InFlightGenerations), drained, fastify, logger);
+      }
       clearInterval(sweep);
+      // Nest's hooks write the settlements handed over so far (SettlementRecorder), then close connections.
       await app.close();
     })());
   return { app, fastify, logger, shutdown };
+}
+
+async function endAtDeadline(
+  generations: InFlightGenerations,
+  drained: Promise<unknown>,
+  fastify: FastifyInstance,
+  logger: Logger,
+): Promise<void> {
+  logger.warn({ generations: generations.size }, 'shutdown grace period elapsed; ending open generations');
+  const ended = generations.endAll();
+  await within(Promise.all([ended, drained]), DEADLINE_CLOSE_MARGIN_MS);
+  // A client that stopped reading holds its connection, and its generation's last write, open.
+  fastify.server.closeAllConnections();
+  if ((await within(ended, DEADLINE_CLOSE_MARGIN_MS)) === 'elapsed') {
+    logger.error(
+      { generations: generations.size },
+      'generations still open after the deadline; their holds are left to the reaper',
+    );
+  }
+}
+
+/** Whether `promise` settled within `ms`; a rejection counts as settled. */
+async function within(promise: Promise<unknown>, ms: number): Promise<'settled' | 'elapsed'> {
+  let timer: NodeJS.Timeout | undefined;
+  const elapsed = new Promise<'elapsed'>((resolve) => {
+    timer = setTimeout(() => resolve('elapsed'), ms).unref();
+  });
+  const settled = promise.then(
+    () => 'settled' as const,
+    () => 'settled' as const,
+  );
+  try {
+    return await Promise.race([settled, elapsed]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Node's limits on how long a client may take to send a request: past them it answers 408 and closes
+ * the connection. Neither runs once the request has arrived, so a response streams for as long as it
+ * lasts. Node checks them every tenth of the headers timeout instead of its default 30 s, so that a
+ * short timeout holds.
+ */
+function clientTimeoutOptions({ requestTimeoutMs, headersTimeoutMs }: ClientConnectionLimits) {
+  return {
+    requestTimeout: requestTimeoutMs,
+    // Given to the server's constructor too, which checks the headers timeout against it.
+    http: {
+      requestTimeout: requestTimeoutMs,
+      headersTimeout: headersTimeoutMs,
+      connectionsCheckingInterval: Math.min(30_000, Math.max(10, Math.floor(headersTimeoutMs / 10))),
+    },
+  };
+}
+
+function trustedProxies(trustProxy: ClientConnectionLimits['trustProxy']): boolean | number | string[] {
+  return typeof trustProxy === 'object' ? [...trustProxy] : trustProxy;
 }
 
 function logRequest(accessLog: Logger, request: FastifyRequest, status: number, durationMs: number): void {

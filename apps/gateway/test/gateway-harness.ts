@@ -5,9 +5,9 @@ import { Pool, type QueryResultRow } from 'pg';
 import { HoldLeases } from '@gateway/billing';
 import { loadConfig, type GatewayConfig } from '@gateway/config';
 import { startSimulator } from '@gateway/simulators';
-import { createTestDatabase } from '@gateway/testing';
+import { createTestDatabase, logsDirectory, secretsDirectory } from '@gateway/testing';
 import { createGatewayApp, type GatewayApp } from '../src/bootstrap';
-import { SettlementRecorder } from '../src/text/settlement-recorder';
+import { SettlementRecorder } from '../src/generation/settlement-recorder';
 
 export interface HttpAnswer<T = unknown> {
   status: number;
@@ -51,6 +51,12 @@ export const TEST_PRICES = [
   { model: 'kappa-3-pro-image-preview', inputPerMillion: '1000000', outputPerMillion: '2000000' },
   { model: 'kappa-2.5-flash-image-preview', inputPerMillion: '1000000', outputPerMillion: '2000000' },
 ];
+
+/** Per-image prices of the beta image models, in micros by resolution tier. */
+export const BETA_TEST_PRICES = ['beta-4.0', 'beta-4.5'].map((model) => ({
+  model,
+  perImage: { '1k': '20000', '2k': '40000', '4k': '80000' },
+}));
 
 /**
  * A real gateway in this process, listening on a loopback port, on its own fresh database and Redis
@@ -195,7 +201,7 @@ export class GatewayHarness {
   }
 
   private runFile(kind: 'logs' | 'secrets'): string {
-    const directory = join(__dirname, '..', '..', '..', 'tmp', 'test-run', kind);
+    const directory = kind === 'logs' ? logsDirectory : secretsDirectory;
     mkdirSync(directory, { recursive: true });
     return join(directory, this.runFileName);
   }
@@ -234,6 +240,24 @@ export class GatewayHarness {
     const accountId = await this.createAccount(creditMicros);
     const { key, id } = await this.createKey(accountId);
     return { key, keyId: id, accountId, kappaChannelId, compatChannelId };
+  }
+
+  /**
+   * A beta channel for the beta image models (a signed `AccessKey|SecretKey` channel unless `secret`
+   * is a relay key), with their per-image prices by resolution tier (BETA_TEST_PRICES).
+   */
+  async seedBetaChannel(
+    options: { secret?: string; models?: string[]; priority?: number; baseUrl?: string } = {},
+  ): Promise<string> {
+    await this.adminOk('PUT', '/admin/prices', { prices: BETA_TEST_PRICES });
+    return this.createChannel({
+      type: 'beta',
+      name: `beta-${randomBytes(3).toString('hex')}`,
+      secret: options.secret ?? 'sim-beta-ak|sim-beta-sk',
+      models: (options.models ?? ['beta-4.0', 'beta-4.5']).map((model) => ({ model })),
+      priority: options.priority ?? 0,
+      ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+    });
   }
 
   /** Reads the harness database directly, to check what the gateway wrote. */

@@ -6,8 +6,9 @@ describeUnadaptedTaskKind({
   createModule: (env) => WorkerImageModule.forRoot({ env }),
   queue: 'imageTasks',
   kind: 'image',
-  channelType: 'beta',
-  model: 'beta-1',
-  route: '/bt/submit',
+  // A type with no definition yet: beta, this worker's own type, has a task adapter.
+  channelType: 'mu',
+  model: 'unadapted-image-model',
+  route: '/v1/images/generations',
   redisPrefix: 'test-wimage',
 });

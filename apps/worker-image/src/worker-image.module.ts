@@ -1,12 +1,17 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import type { GatewayConfig } from '@gateway/config';
+import { createObjectStore } from '@gateway/storage';
 import {
   QUEUE_NAMES,
   TaskStepWorkerModule,
+  WORKER_CONFIG,
   WorkerRuntimeModule,
   type TaskStepWorkerAppOptions,
 } from '@gateway/tasks';
+import { OBJECT_STORE } from './object-store.token';
+import { StoredFilesSweepProcessor } from './stored-files-sweep.processor';
 
-/** Asynchronous image tasks (the beta Action API): submit, poll, settle. */
+/** Asynchronous image tasks (the beta Action API): submit, poll, settle; and the stored files' retention. */
 @Module({})
 export class WorkerImageModule {
   static forRoot(options: TaskStepWorkerAppOptions = {}): DynamicModule {
@@ -21,6 +26,14 @@ export class WorkerImageModule {
           concurrencyVariable: 'IMAGE_WORKER_CONCURRENCY',
           defaultConcurrency: 16,
         }),
+      ],
+      providers: [
+        {
+          provide: OBJECT_STORE,
+          useFactory: (config: GatewayConfig) => createObjectStore(config.objectStore),
+          inject: [WORKER_CONFIG],
+        },
+        StoredFilesSweepProcessor,
       ],
     };
   }

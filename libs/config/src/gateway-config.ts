@@ -33,6 +33,16 @@ export interface GatewayConfig {
   readonly jsonBodyLimitBytes: number;
   readonly logLevel: LogLevel;
   readonly keyCacheTtlMs: number;
+  /** How long an unknown key hash stays cached: a wrong key repeated within it costs no query. */
+  readonly keyCacheUnknownTtlMs: number;
+  /** Client connections: request timeouts, the connection cap and the proxies trusted for addresses. */
+  readonly clientConnections: ClientConnectionLimits;
+  /**
+   * Failed authentications (inference keys and the admin token alike) one client address may make
+   * per window before its failing requests get 429; 0 turns the throttle off.
+   */
+  readonly authFailureLimit: number;
+  readonly authFailureWindowMs: number;
   readonly upstreamHeadersTimeoutMs: number;
   readonly maxAttempts: number;
   readonly circuitFailureThreshold: number;
@@ -48,10 +58,73 @@ export interface GatewayConfig {
   readonly leaseTtlMs: number;
   /** Hosts (or addresses) the SSRF-safe fetcher may reach even though they are private. Lower-cased. */
   readonly ssrfAllowHosts: readonly string[];
+  /** Largest body the SSRF-safe fetcher downloads (an upstream's result image, for example). */
+  readonly safeFetchMaxBytes: number;
+  /** Time the SSRF-safe fetcher allows one download, redirects and body included. */
+  readonly safeFetchTimeoutMs: number;
+  /**
+   * How long an image request on an asynchronous wire (submit, then poll) waits within the request
+   * for the upstream's result before it answers 504.
+   */
+  readonly imageTaskTimeoutMs: number;
+  /** Time between two polls of such an upstream task (an upstream's retry hint may lengthen it). */
+  readonly imageTaskPollIntervalMs: number;
   readonly metricsEnabled: boolean;
   /**
    * How much the V8 heap may grow past what the last full collection kept alive before the next
    * one (percent); 0 keeps V8's own policy, which lets a busy process grow to four times that.
    */
   readonly heapGrowingPercent: number;
+  /**
+   * Origin (and optional path) of the absolute URLs the gateway writes into answers, without a
+   * trailing slash; undefined when unset.
+   */
+  readonly publicBaseUrl: string | undefined;
+  /** Where the gateway keeps the files it serves itself (see libs/storage). */
+  readonly objectStore: ObjectStoreConfig;
+  /** How often worker-image removes the stored files whose retention has ended. */
+  readonly objectSweepIntervalMs: number;
+}
+
+export interface ClientConnectionLimits {
+  /**
+   * Time a client has to send a whole request, headers and body; past it the connection gets 408 and
+   * is closed. It ends when the request has arrived: a response may stream for as long as it lasts.
+   */
+  readonly requestTimeoutMs: number;
+  /** Time a client has to send the request headers (at most requestTimeoutMs). */
+  readonly headersTimeoutMs: number;
+  /** Open client connections beyond which a new one is closed as soon as it is accepted. */
+  readonly maxConnections: number;
+  /**
+   * Whose X-Forwarded-For gives the client address (Fastify's trustProxy): nobody (false), every
+   * peer (true), that many hops, or the listed addresses and CIDR ranges.
+   */
+  readonly trustProxy: boolean | number | readonly string[];
+}
+
+export type ObjectStoreConfig = LocalObjectStoreConfig | S3ObjectStoreConfig;
+
+interface ObjectStoreRetention {
+  /** How long a stored object is kept unless the writer asks for less. */
+  readonly retentionHours: number;
+}
+
+export interface LocalObjectStoreConfig extends ObjectStoreRetention {
+  readonly kind: 'local';
+  /** Absolute path; the gateway and the worker that sweeps it must see the same directory. */
+  readonly directory: string;
+}
+
+export interface S3ObjectStoreConfig extends ObjectStoreRetention {
+  readonly kind: 's3';
+  /** Undefined: the SDK's default endpoint for the region. */
+  readonly endpoint: string | undefined;
+  readonly region: string;
+  readonly bucket: string;
+  /** Start of every object key, so the store can share a bucket; may be empty. */
+  readonly keyPrefix: string;
+  /** Undefined: the SDK's default credential chain (environment, instance role…). */
+  readonly credentials: { readonly accessKeyId: string; readonly secretAccessKey: string } | undefined;
+  readonly forcePathStyle: boolean;
 }

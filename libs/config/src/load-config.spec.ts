@@ -43,6 +43,11 @@ describe('loadConfig', () => {
       leaseIdleMs: 2000,
       leaseTtlMs: 60000,
       ssrfAllowHosts: [],
+      safeFetchMaxBytes: 52428800,
+      safeFetchTimeoutMs: 30000,
+      imageTaskTimeoutMs: 120000,
+      imageTaskPollIntervalMs: 1000,
+      objectSweepIntervalMs: 900000,
       metricsEnabled: true,
       heapGrowingPercent: 30,
     });
@@ -66,6 +71,10 @@ describe('loadConfig', () => {
       KEY_CACHE_TTL_MS: '0',
       MAX_ATTEMPTS: '5',
       SSRF_ALLOW_HOSTS: ' Sim.Local , 10.0.0.0/8,, ',
+      SAFE_FETCH_MAX_BYTES: '2048',
+      SAFE_FETCH_TIMEOUT_MS: '500',
+      IMAGE_TASK_TIMEOUT_MS: '5000',
+      IMAGE_TASK_POLL_INTERVAL_MS: '50',
       METRICS_ENABLED: 'false',
       HEAP_GROWING_PERCENT: '0',
     });
@@ -82,6 +91,10 @@ describe('loadConfig', () => {
       keyCacheTtlMs: 0,
       maxAttempts: 5,
       ssrfAllowHosts: ['sim.local', '10.0.0.0/8'],
+      safeFetchMaxBytes: 2048,
+      safeFetchTimeoutMs: 500,
+      imageTaskTimeoutMs: 5000,
+      imageTaskPollIntervalMs: 50,
       metricsEnabled: false,
       heapGrowingPercent: 0,
     });

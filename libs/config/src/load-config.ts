@@ -1,7 +1,9 @@
+import { parseClientConnections } from './client-connections.parse';
 import { EnvironmentReader, type Environment } from './environment-reader';
 import { LOG_LEVELS, type GatewayConfig } from './gateway-config';
 import { InvalidConfigurationError } from './invalid-configuration.error';
 import { parseMasterKeyring } from './master-keyring.parse';
+import { parseObjectStoreConfig } from './object-store-config.parse';
 
 const MIN_ADMIN_TOKEN_LENGTH = 16;
 // Hostnames, IPv4/IPv6 addresses and CIDR ranges, optionally with a leading `*.` wildcard.
@@ -38,6 +40,10 @@ export function loadConfig(env: Environment = process.env): GatewayConfig {
     jsonBodyLimitBytes: reader.integer('JSON_BODY_LIMIT_BYTES', 20 * 1024 * 1024, { min: 1024 }),
     logLevel: reader.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     keyCacheTtlMs: reader.integer('KEY_CACHE_TTL_MS', 5000, { min: 0 }),
+    keyCacheUnknownTtlMs: reader.integer('KEY_CACHE_UNKNOWN_TTL_MS', 1000, { min: 0, max: 60_000 }),
+    clientConnections: parseClientConnections(reader),
+    authFailureLimit: reader.integer('AUTH_FAILURE_LIMIT', 50, { min: 0 }),
+    authFailureWindowMs: reader.integer('AUTH_FAILURE_WINDOW_MS', 60_000, { min: 1000 }),
     upstreamHeadersTimeoutMs: reader.integer('UPSTREAM_HEADERS_TIMEOUT_MS', 60_000, { min: 1 }),
     maxAttempts: reader.integer('MAX_ATTEMPTS', 3, { min: 1, max: 10 }),
     circuitFailureThreshold: reader.integer('CIRCUIT_FAILURE_THRESHOLD', 5, { min: 1 }),
@@ -49,8 +55,15 @@ export function loadConfig(env: Environment = process.env): GatewayConfig {
     leaseIdleMs: reader.integer('LEASE_IDLE_MS', 2_000, { min: 100 }),
     leaseTtlMs: reader.integer('LEASE_TTL_MS', 60_000, { min: 4_000 }),
     ssrfAllowHosts: readAllowHosts(reader),
+    safeFetchMaxBytes: reader.integer('SAFE_FETCH_MAX_BYTES', 50 * 1024 * 1024, { min: 1024 }),
+    safeFetchTimeoutMs: reader.integer('SAFE_FETCH_TIMEOUT_MS', 30_000, { min: 100 }),
+    imageTaskTimeoutMs: reader.integer('IMAGE_TASK_TIMEOUT_MS', 120_000, { min: 1_000 }),
+    imageTaskPollIntervalMs: reader.integer('IMAGE_TASK_POLL_INTERVAL_MS', 1_000, { min: 10 }),
     metricsEnabled: reader.boolean('METRICS_ENABLED', true),
     heapGrowingPercent: reader.integer('HEAP_GROWING_PERCENT', 30, { min: 0, max: 300 }),
+    publicBaseUrl: readPublicBaseUrl(reader),
+    objectStore: parseObjectStoreConfig(reader),
+    objectSweepIntervalMs: reader.integer('OBJECT_SWEEP_INTERVAL_MS', 900_000, { min: 1_000 }),
   };
 
   if (reader.problems.length > 0) throw new InvalidConfigurationError(reader.problems);
@@ -73,4 +86,26 @@ function readAllowHosts(reader: EnvironmentReader): string[] {
     }
   }
   return hosts;
+}
+
+/** An http(s) origin with an optional path; a trailing slash is dropped so callers can append `/path`. */
+function readPublicBaseUrl(reader: EnvironmentReader): string | undefined {
+  const value = reader.raw('PUBLIC_BASE_URL');
+  if (value === undefined) return undefined;
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  const usable =
+    url !== undefined &&
+    ['http:', 'https:'].includes(url.protocol) &&
+    !url.username &&
+    !url.password &&
+    !url.search &&
+    !url.hash;
+  if (!usable) {
+    // Not echoed: a mistyped value might carry credentials.
+    reader.addProblem(
+      'PUBLIC_BASE_URL must be an http:// or https:// URL without credentials, query or fragment',
+    );
+    return undefined;
+  }
+  return url.href.replace(/\/+$/, '');
 }

@@ -21,6 +21,9 @@ interface Reply {
 
 const CHANNEL_SECRET = `sk-upstream-${randomBytes(16).toString('hex')}`;
 const ROTATED_SECRET = `sk-rotated-${randomBytes(16).toString('hex')}`;
+/** Secrets of forms kappa and compat refuse (they take one plain key): never echoed either. */
+const COMPOSITE_SECRET = `AccessKey${randomBytes(6).toString('hex')}|SecretKey${randomBytes(12).toString('hex')}`;
+const PASTED_SECRET = `sk-pasted-${randomBytes(16).toString('hex')}\n`;
 const BIG_MICROS = '9007199254740993';
 
 let database: TestDatabase;
@@ -132,8 +135,8 @@ describe('channels', () => {
     });
     expect(created.body).not.toHaveProperty('secret');
     // The catalog reloaded on the change and decrypts what was stored under the current master key.
-    expect(catalog.candidatesFor('primary-model').map((candidate) => candidate.secret)).toEqual([
-      CHANNEL_SECRET,
+    expect(catalog.candidatesFor('primary-model').map((candidate) => candidate.connection)).toEqual([
+      { baseUrl: 'http://127.0.0.1:4010/kappa', credentials: { apiKey: CHANNEL_SECRET }, settings: {} },
     ]);
 
     const listed = await call('GET', '/admin/channels');
@@ -147,7 +150,9 @@ describe('channels', () => {
       priority: 3,
       secretMasked: `••••${ROTATED_SECRET.slice(-4)}`,
     });
-    expect(catalog.candidatesFor('primary-model')[0]?.secret).toBe(ROTATED_SECRET);
+    expect(catalog.candidatesFor('primary-model')[0]?.connection.credentials).toEqual({
+      apiKey: ROTATED_SECRET,
+    });
 
     const rows = await prisma.$queryRaw<unknown[]>`SELECT * FROM channels WHERE id = ${id}`;
     const stored = JSON.stringify(rows);
@@ -180,6 +185,105 @@ describe('channels', () => {
       models: [{ model: '' }],
     });
     expect(badModel.body.error?.param).toBe('models[0].model');
+  });
+});
+
+describe('channel secrets and settings checked against the channel type', () => {
+  /** No part of either misfit secret, not even one half of the composite one. */
+  function expectNoSecretIn(reply: Reply): void {
+    const parts = [...COMPOSITE_SECRET.split('|'), PASTED_SECRET.trimEnd()];
+    for (const part of parts) expect(reply.text).not.toContain(part);
+  }
+
+  it('refuses a secret of the wrong form with a 400 naming the expected form and never the secret', async () => {
+    for (const secret of [COMPOSITE_SECRET, PASTED_SECRET]) {
+      const reply = await call('POST', '/admin/channels', { ...channelBody('misfit'), secret });
+      expect(reply.status).toBe(400);
+      expect(reply.body.error).toMatchObject({
+        param: 'secret',
+        message: 'Channel type kappa: secret must be a single API key (no spaces, line breaks or "|").',
+      });
+      expectNoSecretIn(reply);
+    }
+    expect(await prisma.channel.count({ where: { name: 'misfit' } })).toBe(0);
+  });
+
+  it('refuses settings the channel type does not take, naming the setting', async () => {
+    const reply = await call('POST', '/admin/channels', {
+      ...channelBody('unsettled'),
+      type: 'compat',
+      settings: { region: 'north' },
+    });
+    expect(reply.status).toBe(400);
+    expect(reply.body.error).toMatchObject({
+      param: 'settings',
+      message: 'Channel type compat: settings.region is not a setting of this channel type.',
+    });
+  });
+
+  it('stores and shows the settings of a type that has no definition yet, whatever its secret', async () => {
+    const settings = { controlPlaneUrl: 'http://127.0.0.1:4010/alpha-control', region: 'north' };
+    const created = await call('POST', '/admin/channels', {
+      ...channelBody('pending-type'),
+      type: 'alpha',
+      secret: COMPOSITE_SECRET,
+      settings,
+    });
+    expect(created.status).toBe(201);
+    expect(created.body['settings']).toEqual(settings);
+    expectNoSecretIn(created);
+    const id = created.body['id'] as string;
+    expect((await prisma.channel.findUniqueOrThrow({ where: { id } })).settings).toEqual(settings);
+    expect((await call('GET', `/admin/channels/${id}`)).body['settings']).toEqual(settings);
+    // Known, not yet callable: nothing routes to it.
+    expect(app.get(ChannelCatalog).candidatesFor('pending-type-model')).toEqual([]);
+  });
+
+  it('checks a change against the stored secret and settings it does not replace', async () => {
+    const created = await call('POST', '/admin/channels', {
+      ...channelBody('retyped'),
+      type: 'alpha',
+      secret: COMPOSITE_SECRET,
+      settings: { region: 'north' },
+    });
+    const id = created.body['id'] as string;
+
+    // The stored secret is composite, which kappa refuses: changing only the type is a 400 on it.
+    const retyped = await call('PATCH', `/admin/channels/${id}`, { type: 'kappa', settings: {} });
+    expect(retyped.status).toBe(400);
+    expect(retyped.body.error).toMatchObject({
+      param: 'secret',
+      message: 'Channel type kappa: secret must be a single API key (no spaces, line breaks or "|").',
+    });
+    expectNoSecretIn(retyped);
+
+    // With a fitting secret the stored settings still do not fit kappa.
+    const keptSettings = await call('PATCH', `/admin/channels/${id}`, {
+      type: 'kappa',
+      secret: CHANNEL_SECRET,
+    });
+    expect(keptSettings.status).toBe(400);
+    expect(keptSettings.body.error?.param).toBe('settings');
+
+    const fitting = await call('PATCH', `/admin/channels/${id}`, {
+      type: 'kappa',
+      secret: CHANNEL_SECRET,
+      settings: {},
+    });
+    expect(fitting.status).toBe(200);
+    expect(fitting.body).toMatchObject({ type: 'kappa', settings: {} });
+    expect(app.get(ChannelCatalog).candidatesFor('retyped-model')).toHaveLength(1);
+
+    const badRotation = await call('PATCH', `/admin/channels/${id}`, { secret: PASTED_SECRET });
+    expect(badRotation.status).toBe(400);
+    expect(badRotation.body.error?.param).toBe('secret');
+    expectNoSecretIn(badRotation);
+    const badSettings = await call('PATCH', `/admin/channels/${id}`, { settings: { region: 'south' } });
+    expect(badSettings.body.error).toMatchObject({
+      param: 'settings',
+      message: 'Channel type kappa: settings.region is not a setting of this channel type.',
+    });
+    expect((await prisma.channel.findUniqueOrThrow({ where: { id } })).settings).toEqual({});
   });
 });
 
@@ -460,6 +564,8 @@ describe('secrets', () => {
     const everyResponse = responseTexts.join('\n');
     expect(everyResponse).not.toContain(CHANNEL_SECRET);
     expect(everyResponse).not.toContain(ROTATED_SECRET);
+    expect(everyResponse).not.toContain(COMPOSITE_SECRET.split('|')[1]);
+    expect(everyResponse).not.toContain(PASTED_SECRET.trimEnd());
     for (const { hash } of keys) expect(everyResponse).not.toContain(hash);
     expect(issuedKeys.length).toBeGreaterThan(0);
     for (const key of issuedKeys) expect(everyResponse.split(key).length - 1).toBe(1);

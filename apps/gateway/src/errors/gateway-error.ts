@@ -12,6 +12,7 @@ export type GatewayErrorCode =
   | 'model_not_allowed'
   | 'not_found'
   | 'model_not_found'
+  | 'range_not_satisfiable'
   | 'insufficient_balance'
   | 'rate_limited'
   | 'content_policy'
@@ -31,6 +32,7 @@ const HTTP_STATUS_BY_CODE: Record<GatewayErrorCode, number> = {
   model_not_allowed: 403,
   not_found: 404,
   model_not_found: 404,
+  range_not_satisfiable: 416,
   insufficient_balance: 402,
   rate_limited: 429,
   content_policy: 400,
@@ -46,6 +48,8 @@ export interface GatewayErrorOptions {
   param?: string;
   retryAfterMs?: number;
   cause?: unknown;
+  /** The upstream's own error code, for an official family route that answers with it (`/bt`). */
+  upstreamCode?: string;
 }
 
 export class GatewayError extends Error {

@@ -3,12 +3,13 @@ import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
 import type { Pool } from 'pg';
 import type { DestinationStream, Logger } from 'pino';
-import { KeyResolver, keyInvalidationChannel, pgKeyRowSource } from '@gateway/auth';
+import { AuthFailureThrottle, KeyResolver, keyInvalidationChannel, pgKeyRowSource } from '@gateway/auth';
 import { HoldLeases, HoldService, PriceBook, SettlementService } from '@gateway/billing';
 import type { GatewayConfig } from '@gateway/config';
 import { createPgPool } from '@gateway/db/pg-pool';
-import { createMetrics, createLogger } from '@gateway/observability';
-import { createUndiciHttpClient } from '@gateway/providers-core';
+import { createMetrics, createLogger, logConnectionErrors } from '@gateway/observability';
+import { createSafeFetcher, createUndiciHttpClient } from '@gateway/providers-core';
+import { createObjectStore } from '@gateway/storage';
 import { ChannelCatalog, channelChangesChannel, CircuitBreaker, pgChannelRowSource } from '@gateway/routing';
 import { QUEUE_NAMES } from '@gateway/tasks/queues';
 import { LazyQueue } from './lazy-queue';
@@ -18,9 +19,11 @@ import {
   LOGGER,
   METRICS,
   MONEY_PG_POOL,
+  OBJECT_STORE,
   PG_POOL,
   REDIS,
   REDIS_SUBSCRIBER,
+  SAFE_FETCHER,
   SETTLEMENT_QUEUE,
   UPSTREAM_HTTP,
 } from './tokens';
@@ -33,6 +36,8 @@ export interface InfrastructureOptions {
 const CHANNEL_REFRESH_MS = 30_000;
 /** Every open stream holds one upstream connection: enough for thousands of concurrent streams. */
 const UPSTREAM_CONNECTIONS_PER_ORIGIN = 4096;
+/** Redirects the SSRF-safe fetcher follows, each hop checked again. */
+const SAFE_FETCH_MAX_REDIRECTS = 3;
 
 /**
  * Connections and the long-lived services built on them. One pg pool serves the serving path's
@@ -53,16 +58,49 @@ export class InfrastructureModule implements OnApplicationShutdown {
             createLogger({ level: config.logLevel, name: 'gateway', destination: options.logDestination }),
         },
         { provide: METRICS, useFactory: () => createMetrics() },
-        { provide: PG_POOL, useFactory: () => createPgPool(config.databaseUrl, config.databasePoolSize) },
+        {
+          provide: PG_POOL,
+          inject: [LOGGER],
+          useFactory: (logger: Logger) =>
+            logConnectionErrors(
+              createPgPool(config.databaseUrl, config.databasePoolSize),
+              logger,
+              'postgres',
+              'serving',
+            ),
+        },
         {
           provide: MONEY_PG_POOL,
-          useFactory: () =>
-            createPgPool(config.databaseUrl, config.databasePoolSize, { asynchronousCommit: true }),
+          inject: [LOGGER],
+          useFactory: (logger: Logger) =>
+            logConnectionErrors(
+              createPgPool(config.databaseUrl, config.databasePoolSize, { asynchronousCommit: true }),
+              logger,
+              'postgres',
+              'money',
+            ),
         },
-        { provide: REDIS, useFactory: () => new Redis(config.redisUrl, { maxRetriesPerRequest: null }) },
+        {
+          provide: REDIS,
+          inject: [LOGGER],
+          useFactory: (logger: Logger) =>
+            logConnectionErrors(
+              new Redis(config.redisUrl, { maxRetriesPerRequest: null }),
+              logger,
+              'redis',
+              'commands',
+            ),
+        },
         {
           provide: REDIS_SUBSCRIBER,
-          useFactory: () => new Redis(config.redisUrl, { maxRetriesPerRequest: null }),
+          inject: [LOGGER],
+          useFactory: (logger: Logger) =>
+            logConnectionErrors(
+              new Redis(config.redisUrl, { maxRetriesPerRequest: null }),
+              logger,
+              'redis',
+              'subscriber',
+            ),
         },
         {
           provide: UPSTREAM_HTTP,
@@ -73,9 +111,21 @@ export class InfrastructureModule implements OnApplicationShutdown {
             }),
         },
         {
+          provide: SAFE_FETCHER,
+          useFactory: () =>
+            createSafeFetcher({
+              allowPrivateHosts: config.ssrfAllowHosts,
+              maxBytes: config.safeFetchMaxBytes,
+              timeoutMs: config.safeFetchTimeoutMs,
+              maxRedirects: SAFE_FETCH_MAX_REDIRECTS,
+            }),
+        },
+        { provide: OBJECT_STORE, useFactory: () => createObjectStore(config.objectStore) },
+        {
           provide: SETTLEMENT_QUEUE,
-          inject: [REDIS],
-          useFactory: (redis: Redis) => new LazyQueue(QUEUE_NAMES.textSettlement, redis, config.redisPrefix),
+          inject: [REDIS, LOGGER],
+          useFactory: (redis: Redis, logger: Logger) =>
+            new LazyQueue(QUEUE_NAMES.textSettlement, redis, config.redisPrefix, logger),
         },
         {
           provide: KeyResolver,
@@ -83,7 +133,19 @@ export class InfrastructureModule implements OnApplicationShutdown {
           useFactory: (pool: Pool, subscriber: Redis, publisher: Redis) =>
             new KeyResolver(pgKeyRowSource(pool), subscriber, publisher, {
               ttlMs: config.keyCacheTtlMs,
+              unknownTtlMs: config.keyCacheUnknownTtlMs,
               channelName: keyInvalidationChannel(config.redisPrefix),
+            }),
+        },
+        {
+          provide: AuthFailureThrottle,
+          inject: [REDIS, LOGGER],
+          useFactory: (redis: Redis, logger: Logger) =>
+            new AuthFailureThrottle(redis, {
+              prefix: config.redisPrefix,
+              limit: config.authFailureLimit,
+              windowMs: config.authFailureWindowMs,
+              logger,
             }),
         },
         {
@@ -142,8 +204,11 @@ export class InfrastructureModule implements OnApplicationShutdown {
         REDIS,
         REDIS_SUBSCRIBER,
         UPSTREAM_HTTP,
+        SAFE_FETCHER,
+        OBJECT_STORE,
         SETTLEMENT_QUEUE,
         KeyResolver,
+        AuthFailureThrottle,
         ChannelCatalog,
         CircuitBreaker,
         PriceBook,

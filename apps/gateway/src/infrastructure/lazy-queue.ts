@@ -1,5 +1,6 @@
 import type { Queue } from 'bullmq';
 import type Redis from 'ioredis';
+import { logConnectionErrors, type GatewayLogger } from '@gateway/observability';
 
 /**
  * A BullMQ queue opened, and BullMQ loaded, on first use. A gateway only produces jobs when a
@@ -13,11 +14,18 @@ export class LazyQueue {
     readonly name: string,
     private readonly connection: Redis,
     private readonly prefix: string,
+    private readonly logger: GatewayLogger,
   ) {}
 
   queue(): Promise<Queue> {
-    this.opened ??= import('bullmq').then(
-      ({ Queue }) => new Queue(this.name, { connection: this.connection, prefix: this.prefix }),
+    // The queue repeats its connection's errors; unheard, BullMQ prints them raw on standard error.
+    this.opened ??= import('bullmq').then(({ Queue }) =>
+      logConnectionErrors(
+        new Queue(this.name, { connection: this.connection, prefix: this.prefix }),
+        this.logger,
+        'redis',
+        `queue ${this.name}`,
+      ),
     );
     return this.opened;
   }

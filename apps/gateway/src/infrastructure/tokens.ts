@@ -11,3 +11,7 @@ export const REDIS = Symbol('REDIS');
 export const REDIS_SUBSCRIBER = Symbol('REDIS_SUBSCRIBER');
 export const UPSTREAM_HTTP = Symbol('UPSTREAM_HTTP');
 export const SETTLEMENT_QUEUE = Symbol('SETTLEMENT_QUEUE');
+/** The SSRF-safe fetcher, for every URL the gateway downloads on a client's or an upstream's word. */
+export const SAFE_FETCHER = Symbol('SAFE_FETCHER');
+/** Where the gateway keeps the files it serves itself (libs/storage). */
+export const OBJECT_STORE = Symbol('OBJECT_STORE');

@@ -1,7 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiKeyGuard } from '../auth/api-key.guard';
 import { gatewayState } from '../http/gateway-request';
 import { GatewayExceptionFilter } from '../http/gateway-exception.filter';
 import { toNativeIngress } from './native-ingress';
@@ -24,12 +23,16 @@ const nativeIngressOf: IngressOf = (request) => {
  * Nest's per-request execution context (router proxy, guard host, parameter pipes, interceptor chain)
  * cost 5–9 µs of CPU per request (docs/performance-analysis.md). They keep the controllers' key check
  * and error envelopes; their OpenAPI operations are in ../docs/generation-route.docs.ts.
+ *
+ * Their key is checked when the request arrives, before its body is read, by the gateway-wide
+ * early-authentication hook (../auth/early-authentication.hook.ts): a body refused while it is parsed
+ * (malformed JSON, wrong content type, over the size or shape limits) then has a verified key for its
+ * log row (RefusalLog), and a request without a valid key is answered without reading its body.
  */
 @Injectable()
 export class GenerationRoutes implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
-    private readonly keys: ApiKeyGuard,
     private readonly text: TextGenerationService,
     private readonly failures: GatewayExceptionFilter,
   ) {}
@@ -48,7 +51,6 @@ export class GenerationRoutes implements OnModuleInit {
     ingressOf: IngressOf,
   ): Promise<FastifyReply> {
     try {
-      await this.keys.authenticate(request);
       await this.text.handle(ingressOf(request), request, reply);
     } catch (exception) {
       this.failures.sendFailure(exception, request, reply);

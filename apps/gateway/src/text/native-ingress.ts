@@ -1,7 +1,7 @@
-import { NativeGenerateRequestDto, checkBody, describeProblems } from '@gateway/contracts';
+import { NativeGenerateRequestDto, checkBody, describeProblems, findShapeProblem } from '@gateway/contracts';
 import { normaliseNativeRequest, requestUsesSnakeCase } from '@gateway/dialects';
+import { applyKappaImageSizeRule } from '@gateway/providers';
 import { GatewayError } from '../errors/gateway-error';
-import { applyImageSizeRule } from './image-size.rule';
 import type { TextIngress } from './text-ingress';
 
 const ACTIONS = ['generateContent', 'streamGenerateContent'] as const;
@@ -29,12 +29,16 @@ export function toNativeIngress(
   rawBody: Buffer | undefined,
 ): TextIngress {
   const { model, action } = parseModelAction(modelAction);
+  // The snake_case normaliser recurses into the body: its shape (depth, sizes, reserved keys) first.
+  const shapeProblem = findShapeProblem(body);
+  if (shapeProblem) throw GatewayError.invalidRequest(describeProblems([shapeProblem]), shapeProblem.field);
   const camelCase = requestUsesSnakeCase(body) ? normaliseNativeRequest(body) : body;
   const validation = checkBody(NativeGenerateRequestDto, camelCase);
   if (!validation.ok) {
     throw GatewayError.invalidRequest(describeProblems(validation.problems), validation.problems[0]?.field);
   }
-  const sized = applyImageSizeRule(model, camelCase as Record<string, unknown>);
+  const sized = applyKappaImageSizeRule(model, camelCase as Record<string, unknown>);
+  if (!sized.ok) throw GatewayError.invalidRequest(sized.message, sized.param);
   const generationConfig = (sized.request['generationConfig'] ?? {}) as {
     maxOutputTokens?: number;
     candidateCount?: number;

@@ -16,6 +16,23 @@ export function usageForEndedStream(
   return { inputTokens: Math.ceil(promptBytes / 4), outputTokens: Math.ceil(deliveredTextChars / 4) };
 }
 
+/**
+ * Usage as billing counts it: whole tokens (a fractional count is rounded up) and at most 2^53 − 1 of
+ * each. An upstream may report any non-negative JSON number; a count beyond that bound already costs far
+ * more than any account can pay, and the settlement captures only what the account can pay.
+ */
+export function toBillableUsage(usage: TokenUsage): TokenUsage {
+  const inputTokens = toBillableCount(usage.inputTokens);
+  const outputTokens = toBillableCount(usage.outputTokens);
+  if (inputTokens === usage.inputTokens && outputTokens === usage.outputTokens) return usage;
+  return { ...usage, inputTokens, outputTokens };
+}
+
+function toBillableCount(tokens: number): number {
+  if (!(tokens > 0)) return 0;
+  return tokens >= Number.MAX_SAFE_INTEGER ? Number.MAX_SAFE_INTEGER : Math.ceil(tokens);
+}
+
 /** Characters of answer text in one upstream chunk, in the channel's dialect. */
 export function textCharsInChunk(chunk: Record<string, unknown>, dialect: TextDialect): number {
   let chars = 0;

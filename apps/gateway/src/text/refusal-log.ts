@@ -3,14 +3,16 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { gatewayState } from '../http/gateway-request';
 import { parseModelAction } from './native-ingress';
-import { SettlementRecorder } from './settlement-recorder';
+import { SettlementRecorder } from '../generation/settlement-recorder';
 
 const CHAT_ROUTE = '/v1/chat/completions';
 const NATIVE_ROUTE = '/v1beta/models/:modelAction';
 
 /**
- * The log row of a generation request refused before the text pipeline took it: a body that fails
- * validation, an unknown native method. Only for requests whose key was verified, so unauthenticated
+ * The log row of a generation request refused before the text pipeline took it: a body refused while
+ * it was read (malformed JSON, bytes that are not UTF-8, a wrong content type, over the size or shape
+ * limits) or validated, an unknown native method. The generation routes check the key before reading
+ * the body, so all of these know it. Only for requests whose key was verified, so unauthenticated
  * traffic cannot fill the log table. Written after the answer, batched with the settlements.
  */
 @Injectable()

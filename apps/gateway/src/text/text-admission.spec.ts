@@ -1,9 +1,10 @@
 import type { ResolvedKey } from '@gateway/auth';
-import type { ModelPrice } from '@gateway/billing';
+import { MAX_HOLD_MICROS, type ModelPrice } from '@gateway/billing';
 import type { ChannelType } from '@gateway/providers-core';
 import type { ChannelCandidate } from '@gateway/routing';
 import { GatewayError } from '../errors/gateway-error';
 import { toNativeIngress } from './native-ingress';
+import { toOpenAiIngress } from './openai-ingress';
 import { admitTextRequest } from './text-admission';
 
 const key: ResolvedKey = {
@@ -26,12 +27,20 @@ function channel(name: string, type: ChannelType): ChannelCandidate {
     id: `ch_${name}`,
     name,
     type,
-    baseUrl: 'http://127.0.0.1:9',
-    secret: 'secret',
+    connection: { baseUrl: 'http://127.0.0.1:9', credentials: { apiKey: 'secret' }, settings: {} },
     upstreamModel: 'upstream-model',
     priority: 0,
     weight: 1,
   };
+}
+
+function refusalOf(admit: () => unknown): GatewayError | undefined {
+  try {
+    admit();
+  } catch (error) {
+    if (error instanceof GatewayError) return error;
+  }
+  return undefined;
 }
 
 function nativeIngress(body: Record<string, unknown>) {
@@ -92,5 +101,49 @@ describe('admitTextRequest', () => {
     expect(() =>
       admitTextRequest(nativeIngress(plain), limited, [channel('native', 'kappa')], price, identity),
     ).toThrow(/may not use the model 'kappa-2.0-flash'/);
+  });
+
+  describe('the hold', () => {
+    const INT32_MAX = 2 ** 31 - 1;
+
+    it('is exact in bigint for huge caps and counts, and refused above the largest hold naming the fields', () => {
+      const native = { ...nativeIngress(plain), maxOutputTokens: INT32_MAX, candidateCount: INT32_MAX };
+      const admit = () => admitTextRequest(native, key, [channel('native', 'kappa')], price, identity);
+
+      expect(admit).toThrow(/generationConfig\.maxOutputTokens × generationConfig\.candidateCount/);
+      expect(refusalOf(admit)).toMatchObject({ httpStatus: 400, param: 'generationConfig.maxOutputTokens' });
+    });
+
+    it('names the OpenAI-style fields the client used', () => {
+      const body = { model: 'kappa-2.0-flash', messages: [{ role: 'user', content: 'hi' }] };
+      const openai = (fields: Record<string, unknown>) => ({
+        ...toOpenAiIngress({ ...body, ...fields }, Buffer.from(JSON.stringify(body))),
+        maxOutputTokens: INT32_MAX,
+        candidateCount: INT32_MAX,
+      });
+      const compat = [channel('openai', 'compat')];
+
+      expect(() => admitTextRequest(openai({}), key, compat, price, identity)).toThrow(/max_tokens × n/);
+      expect(() =>
+        admitTextRequest(openai({ max_completion_tokens: 5 }), key, compat, price, identity),
+      ).toThrow(/max_completion_tokens × n/);
+    });
+
+    it('admits the largest hold and counts every candidate', () => {
+      // 0.4 micros per output token: a hold of exactly MAX_HOLD_MICROS is admitted, one more is not.
+      const tokensAtMaximum = Number((MAX_HOLD_MICROS * 1_000_000n) / price.outputPerMillion);
+      const atMaximum = {
+        ...nativeIngress(plain),
+        promptBytes: 0,
+        maxOutputTokens: tokensAtMaximum / 5,
+        candidateCount: 5,
+      };
+      const natives = [channel('native', 'kappa')];
+
+      expect(admitTextRequest(atMaximum, key, natives, price, identity).holdMicros).toBe(MAX_HOLD_MICROS);
+      expect(() =>
+        admitTextRequest({ ...atMaximum, candidateCount: 6 }, key, natives, price, identity),
+      ).toThrow(/more output than one request may hold/);
+    });
   });
 });

@@ -1,9 +1,10 @@
 import type { ResolvedKey } from '@gateway/auth';
-import { estimateTextHoldMicros, type ModelPrice } from '@gateway/billing';
-import { getTextAdapter } from '@gateway/providers';
+import { estimateTextHoldMicros, MAX_HOLD_MICROS, type ModelPrice } from '@gateway/billing';
+import { textAdapterFor } from '@gateway/providers';
 import type { TextAdapter, TextDialect } from '@gateway/providers-core';
 import type { ChannelCandidate } from '@gateway/routing';
 import { GatewayError } from '../errors/gateway-error';
+import { assertModelAllowed, modelNotFound } from '../generation/model-admission';
 import { createDialectBridge, type BridgeIdentity, type DialectBridge } from './dialect-bridge';
 import type { TextIngress } from './text-ingress';
 
@@ -39,21 +40,9 @@ export function admitTextRequest(
   price: ModelPrice | undefined,
   identity: BridgeIdentity,
 ): TextAdmission {
-  if (key.allowedModels && !key.allowedModels.has(ingress.model)) {
-    throw new GatewayError('model_not_allowed', `This API key may not use the model '${ingress.model}'.`, {
-      param: 'model',
-    });
-  }
-  const candidates = channels.filter((candidate) => getTextAdapter(candidate.type) !== undefined);
-  if (candidates.length === 0 || !price) {
-    throw new GatewayError(
-      'model_not_found',
-      `The model '${ingress.model}' does not exist or is not available.`,
-      {
-        param: 'model',
-      },
-    );
-  }
+  assertModelAllowed(key, ingress.model);
+  const candidates = channels.filter((candidate) => textAdapterFor(candidate.type) !== undefined);
+  if (candidates.length === 0 || !price) throw modelNotFound(ingress.model);
   const bridges: Partial<Record<TextDialect, DialectBridge | GatewayError>> = {};
   const bridgeTo = (dialect: TextDialect): DialectBridge | GatewayError => {
     let bridge = bridges[dialect];
@@ -68,7 +57,7 @@ export function admitTextRequest(
     }
     return bridge;
   };
-  const adapterOf = (candidate: ChannelCandidate) => getTextAdapter(candidate.type) as TextAdapter;
+  const adapterOf = (candidate: ChannelCandidate) => textAdapterFor(candidate.type) as TextAdapter;
   const serves = (candidate: ChannelCandidate) =>
     !(bridgeTo(adapterOf(candidate).dialect) instanceof GatewayError);
   const admit = (candidate: ChannelCandidate): AdmittedCandidate | undefined => {
@@ -83,13 +72,44 @@ export function admitTextRequest(
     // No candidate is served, so every bridge built is the refusal naming what cannot be carried.
     throw bridgeTo(adapterOf(candidates[0]).dialect);
   }
-  const holdMicros = estimateTextHoldMicros(
-    {
-      promptBytes: ingress.promptBytes,
-      maxOutputTokens: ingress.maxOutputTokens,
-      candidateCount: ingress.candidateCount,
-    },
-    price,
-  );
+  const holdMicros = textHoldMicros(ingress, price);
   return { candidates, price, holdMicros, admit, serves };
+}
+
+/**
+ * The hold of the request, computed exactly (bigint), or the client's error when it exceeds the largest
+ * hold (MAX_HOLD_MICROS): an output cap times a candidate count that no account could ever cover is a
+ * bad request, not a billing failure.
+ */
+function textHoldMicros(ingress: TextIngress, price: ModelPrice): bigint {
+  let holdMicros: bigint | undefined;
+  try {
+    holdMicros = estimateTextHoldMicros(
+      {
+        promptBytes: ingress.promptBytes,
+        maxOutputTokens: ingress.maxOutputTokens,
+        candidateCount: ingress.candidateCount,
+      },
+      price,
+    );
+  } catch (error) {
+    // A count beyond 2^53 that validation let through cannot be priced: as much the client's as a cap.
+    if (!(error instanceof RangeError)) throw error;
+  }
+  if (holdMicros !== undefined && holdMicros <= MAX_HOLD_MICROS) return holdMicros;
+  const [cap, count] = outputFieldsOf(ingress);
+  throw GatewayError.invalidRequest(
+    `${cap} × ${count} asks for more output than one request may hold: at this model's price it would ` +
+      `reserve more than ${MAX_HOLD_MICROS} micros. Lower ${cap} or ${count}.`,
+    cap,
+  );
+}
+
+/** The request's output cap and candidate count fields, as the client's dialect names them. */
+function outputFieldsOf(ingress: TextIngress): [cap: string, count: string] {
+  if (ingress.dialect === 'native') {
+    return ['generationConfig.maxOutputTokens', 'generationConfig.candidateCount'];
+  }
+  const cap = ingress.request['max_completion_tokens'] !== undefined ? 'max_completion_tokens' : 'max_tokens';
+  return [cap, 'n'];
 }

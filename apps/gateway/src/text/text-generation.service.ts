@@ -2,65 +2,43 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { ResolvedKey } from '@gateway/auth';
-import {
-  HoldLeases,
-  PriceBook,
-  textCostMicros,
-  type LeasedHold,
-  type SettlementLogInput,
-} from '@gateway/billing';
+import { HoldLeases, PriceBook, textCostMicros, type LeasedHold } from '@gateway/billing';
 import type { GatewayConfig } from '@gateway/config';
-import { SeriesCache, type GatewayMetrics } from '@gateway/observability';
 import {
   RequestCancellation,
-  systemClock,
   UpstreamError,
-  type AdapterContext,
   type CancellationSignal,
   type TextStream,
   type TextStreamRead,
   type TokenUsage,
-  type UpstreamHttpClient,
 } from '@gateway/providers-core';
-import { ChannelCatalog, CircuitBreaker, type ChannelCandidate } from '@gateway/routing';
+import { ChannelCatalog, CircuitBreaker } from '@gateway/routing';
 import { errorBodyFor } from '../errors/error-envelope.renderer';
 import { GatewayError } from '../errors/gateway-error';
 import { routeFamilyOf } from '../errors/route-family';
-import { sendGatewayError } from '../http/error-reply';
+import { AdapterContexts } from '../generation/adapter-contexts';
+import { AttemptMetrics } from '../generation/attempt-metrics';
+import { toClientError, withChannelFailover } from '../generation/channel-failover';
+import { answerFailure } from '../generation/failure-answer';
+import { HoldRefusals } from '../generation/hold-refusal';
+import { endedByShutdown, InFlightGenerations, SHUTDOWN_MESSAGE } from '../generation/in-flight-generations';
+import { refusalLogOf, settlementLogOf, type GenerationOutcome } from '../generation/request-log-fields';
+import { SettlementRecorder } from '../generation/settlement-recorder';
+import { warningHeader } from '../generation/warning-header';
 import { createCoalescingWriter } from '../http/coalescing-writer';
 import { gatewayState } from '../http/gateway-request';
-import { CONFIG, LOGGER, METRICS, UPSTREAM_HTTP } from '../infrastructure/tokens';
-import {
-  FailoverExhaustedError,
-  toClientError,
-  withChannelFailover,
-  type AttemptObserver,
-} from './channel-failover';
-import { textCharsInChunk, usageForEndedStream } from './partial-usage.util';
-import { SettlementRecorder } from './settlement-recorder';
+import { CONFIG, LOGGER } from '../infrastructure/tokens';
+import { textCharsInChunk, toBillableUsage, usageForEndedStream } from './partial-usage.util';
 import { relayRead, type ReadRelay } from './read-relay';
 import { createStreamFramer } from './stream-framing';
 import { admitTextRequest, type AdmittedCandidate, type TextAdmission } from './text-admission';
 import type { TextIngress } from './text-ingress';
 
-/**
- * Translation rules that changed the request travel back in one header, so a client sees, for
- * example, that its safety settings could not be forwarded to an OpenAI-style channel.
- */
-function translationWarningHeader(warnings: readonly string[]): Record<string, string> {
-  return warnings.length === 0
-    ? {}
-    : { 'x-gateway-warning': warnings.join(' | ').replace(/[^\x20-\x7e]/g, '?') };
-}
+const HOLD_REFUSALS = new HoldRefusals('Add credit or lower maxOutputTokens / max_tokens.');
 
 /** The outcome of one request, for its settlement and its log row. */
-interface RequestOutcome {
-  httpStatus: number;
-  endReason: string;
+interface RequestOutcome extends GenerationOutcome {
   usage?: TokenUsage;
-  channelId?: string;
-  attempts: number;
-  ttfbMs?: number;
 }
 
 interface OpenedStream {
@@ -71,29 +49,23 @@ interface OpenedStream {
 }
 
 /**
- * One text request from admission to settlement: hold → channel attempts with failover → answer
- * (whole, or streamed chunk by chunk without buffering) → exactly one settlement after the answer.
+ * One text request through the generation pipeline (../generation): admission → hold → channel
+ * attempts with failover → answer (whole, or streamed chunk by chunk without buffering) → exactly one
+ * settlement after the answer. What is textual stays here: dialect bridging and the stream relay.
  */
 @Injectable()
 export class TextGenerationService {
-  private readonly upstreamDuration = new SeriesCache<{ observe(seconds: number): void }>();
-  private readonly observeAttempt: AttemptObserver = (candidate, durationMs, failure) => {
-    this.upstreamDuration
-      .get(candidate.name, () => this.metrics.upstreamDuration.labels({ channel: candidate.name }))
-      .observe(durationMs / 1000);
-    if (failure) this.metrics.upstreamErrors.inc({ channel: candidate.name, kind: failure.kind });
-  };
-
   constructor(
     private readonly catalog: ChannelCatalog,
     private readonly breaker: CircuitBreaker,
     private readonly prices: PriceBook,
     private readonly holds: HoldLeases,
     private readonly recorder: SettlementRecorder,
-    @Inject(UPSTREAM_HTTP) private readonly http: UpstreamHttpClient,
+    private readonly inFlight: InFlightGenerations,
+    private readonly contexts: AdapterContexts,
+    private readonly attemptMetrics: AttemptMetrics,
     @Inject(CONFIG) private readonly config: GatewayConfig,
     @Inject(LOGGER) private readonly logger: Logger,
-    @Inject(METRICS) private readonly metrics: GatewayMetrics,
   ) {}
 
   async handle(ingress: TextIngress, request: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -105,6 +77,7 @@ export class TextGenerationService {
       createdSeconds: Math.floor(state.startedAt / 1000),
     };
     let admission: TextAdmission;
+    let lease: LeasedHold | undefined;
     try {
       admission = admitTextRequest(
         ingress,
@@ -113,12 +86,7 @@ export class TextGenerationService {
         this.prices.priceFor(ingress.model),
         identity,
       );
-    } catch (error) {
-      this.recordRefusal(ingress, request, key, error);
-      throw error;
-    }
-    const hold = await this.holds
-      .take({
+      const taking = this.holds.take({
         requestId: request.id,
         accountId: key.accountId,
         keyId: key.id,
@@ -126,22 +94,15 @@ export class TextGenerationService {
         route: ingress.route,
         amount: admission.holdMicros,
         ttlMs: this.config.holdTtlMs,
-      })
-      .catch((error: unknown) => {
-        this.logger.error({ err: error, requestId: request.id }, 'hold failed');
-        const refusal = new GatewayError(
-          'service_unavailable',
-          'Billing is unavailable right now; retry shortly.',
-        );
-        this.recordRefusal(ingress, request, key, refusal);
-        throw refusal;
       });
-    if (!hold.ok) {
-      const error = new GatewayError(
-        'insufficient_balance',
-        'The account balance is too low for this request. Add credit or lower maxOutputTokens / max_tokens.',
+      ({ lease } = await taking.then(HOLD_REFUSALS.accept, (error: unknown) => {
+        this.logger.error({ err: error, requestId: request.id }, 'hold failed');
+        throw HOLD_REFUSALS.unavailable();
+      }));
+    } catch (error) {
+      this.recorder.logWithoutHold(
+        refusalLogOf(request.id, key, ingress.model, ingress.route, state.startedAt, error),
       );
-      this.recordRefusal(ingress, request, key, error);
       throw error;
     }
 
@@ -149,10 +110,12 @@ export class TextGenerationService {
     reply.raw.once('close', () => {
       if (!reply.raw.writableFinished) cancellation.abort(new Error('client disconnected'));
     });
-    const outcome = ingress.framing
-      ? await this.streamAnswer(ingress, admission, request, reply, cancellation)
-      : await this.wholeAnswer(admission, request, reply, cancellation);
-    this.settle(ingress, request, key, admission, outcome, hold.lease);
+    await this.inFlight.run(cancellation, async () => {
+      const outcome = ingress.framing
+        ? await this.streamAnswer(ingress, admission, request, reply, cancellation)
+        : await this.wholeAnswer(admission, request, reply, cancellation);
+      this.settle(ingress, request, key, admission, outcome, lease);
+    });
   }
 
   private async wholeAnswer(
@@ -168,17 +131,17 @@ export class TextGenerationService {
           admitted,
           response: await admitted.adapter.generate(
             admitted.bridge.toCall(admitted.candidate.upstreamModel),
-            this.adapterContext(admitted.candidate, signal),
+            this.contexts.for(admitted.candidate, signal),
           ),
         }),
       );
       const body = value.admitted.bridge.toClientBody(value.response);
       reply
         .code(200)
-        .headers(translationWarningHeader(value.admitted.bridge.warnings))
+        .headers(warningHeader(value.admitted.bridge.warnings))
         .header('content-type', 'application/json; charset=utf-8')
         .send(body);
-      this.observeAttempt(candidate, durationMs);
+      this.attemptMetrics.observe(candidate, durationMs);
       return {
         httpStatus: 200,
         endReason: value.response.promptBlockReason ? 'prompt_blocked' : 'completed',
@@ -187,7 +150,7 @@ export class TextGenerationService {
         attempts: attempts.length,
       };
     } catch (error) {
-      return this.answerFailure(error, request, reply, signal);
+      return answerFailure(error, request, reply, signal, this.logger);
     }
   }
 
@@ -207,7 +170,7 @@ export class TextGenerationService {
       const result = await this.withFailover(admission, async (admitted): Promise<OpenedStream> => {
         const upstream = await admitted.adapter.stream(
           admitted.bridge.toCall(admitted.candidate.upstreamModel),
-          this.adapterContext(admitted.candidate, signal),
+          this.contexts.for(admitted.candidate, signal),
         );
         const iterator = upstream[Symbol.asyncIterator]();
         try {
@@ -221,13 +184,13 @@ export class TextGenerationService {
       attempts = result.attempts.length;
       attemptMs = result.durationMs;
     } catch (error) {
-      return this.answerFailure(error, request, reply, signal);
+      return answerFailure(error, request, reply, signal, this.logger);
     }
     try {
       return await this.relayStream(ingress, opened, attempts, request, reply, signal);
     } finally {
       // Recorded once the stream is out: before its first write, it would delay the first byte.
-      this.observeAttempt(opened.admitted.candidate, attemptMs);
+      this.attemptMetrics.observe(opened.admitted.candidate, attemptMs);
     }
   }
 
@@ -253,7 +216,7 @@ export class TextGenerationService {
       'cache-control': 'no-cache',
       'x-accel-buffering': 'no',
       'x-request-id': request.id,
-      ...translationWarningHeader(admitted.bridge.warnings),
+      ...warningHeader(admitted.bridge.warnings),
     });
     const ttfbMs = Date.now() - startedAt;
     let lastUsage: TokenUsage | undefined;
@@ -276,6 +239,18 @@ export class TextGenerationService {
       attempts,
       ttfbMs,
     });
+    const endWithError = async (clientError: GatewayError) => {
+      await write(framer.error(JSON.stringify(errorBodyFor(routeFamilyOf(request.url), clientError))));
+      raw.end();
+    };
+    // Cut short by the client (nobody left to tell) or by the shutdown deadline (told in its dialect);
+    // billed alike, for what was reported or delivered.
+    const cutShort = async (): Promise<RequestOutcome> => {
+      const usage = usageForEndedStream(lastUsage, ingress.promptBytes, deliveredChars);
+      if (!endedByShutdown(signal)) return outcome('client_disconnect', usage);
+      await endWithError(new GatewayError('service_unavailable', SHUTDOWN_MESSAGE));
+      return outcome('shutdown', usage);
+    };
 
     try {
       let next = opened.first;
@@ -284,19 +259,14 @@ export class TextGenerationService {
         if (signal.aborted) break;
         next = await iterator.next();
       }
-      if (signal.aborted) {
-        return outcome(
-          'client_disconnect',
-          usageForEndedStream(lastUsage, ingress.promptBytes, deliveredChars),
-        );
-      }
+      if (signal.aborted) return await cutShort();
       for (const json of relay.converter.finish()) await write(framer.chunk(json));
       await write(framer.end());
       raw.end();
       return outcome('completed', lastUsage);
     } catch (error) {
+      if (signal.aborted) return await cutShort();
       const usage = usageForEndedStream(lastUsage, ingress.promptBytes, deliveredChars);
-      if (signal.aborted) return outcome('client_disconnect', usage);
       if (!(error instanceof UpstreamError)) {
         this.logger.error({ err: error, requestId: request.id }, 'stream relay failed');
       }
@@ -304,8 +274,7 @@ export class TextGenerationService {
         error instanceof UpstreamError
           ? toClientError(error.failure)
           : new GatewayError('internal', 'The stream failed.', { cause: error });
-      await write(framer.error(JSON.stringify(errorBodyFor(routeFamilyOf(request.url), clientError))));
-      raw.end();
+      await endWithError(clientError);
       return outcome('upstream_error_mid_stream', usage);
     } finally {
       signal.removeEventListener('abort', onAbort);
@@ -319,43 +288,10 @@ export class TextGenerationService {
         breaker: this.breaker,
         maxAttempts: this.config.maxAttempts,
         canServe: admission.serves,
-        observe: this.observeAttempt,
+        observe: this.attemptMetrics.observe,
       },
       (candidate) => attempt(admission.admit(candidate) as AdmittedCandidate),
     );
-  }
-
-  /** Answers a request that got no upstream answer; the outcome settles the hold with nothing captured. */
-  private answerFailure(
-    error: unknown,
-    request: FastifyRequest,
-    reply: FastifyReply,
-    signal: CancellationSignal,
-  ): RequestOutcome {
-    const attempts = error instanceof FailoverExhaustedError ? error.attempts.length : 0;
-    if (signal.aborted) return { httpStatus: 499, endReason: 'client_disconnect', attempts };
-    const clientError =
-      error instanceof GatewayError
-        ? error
-        : new GatewayError('internal', 'Internal error.', { cause: error });
-    if (clientError.code === 'internal')
-      this.logger.error({ err: error, requestId: request.id }, 'text request failed');
-    sendGatewayError(request, reply, clientError);
-    return { httpStatus: clientError.httpStatus, endReason: 'upstream_error', attempts };
-  }
-
-  private adapterContext(candidate: ChannelCandidate, signal: CancellationSignal): AdapterContext {
-    return {
-      channel: { baseUrl: candidate.baseUrl, secret: candidate.secret },
-      http: this.http,
-      clock: systemClock,
-      logger: {
-        warn: (message, fields) => this.logger.warn({ ...fields, channelId: candidate.id }, message),
-        debug: (message, fields) => this.logger.debug({ ...fields, channelId: candidate.id }, message),
-      },
-      signal,
-      headersTimeoutMs: this.config.upstreamHeadersTimeoutMs,
-    };
   }
 
   private settle(
@@ -366,54 +302,20 @@ export class TextGenerationService {
     outcome: RequestOutcome,
     lease: LeasedHold | undefined,
   ): void {
-    const costMicros = outcome.usage ? textCostMicros(outcome.usage, admission.price) : 0n;
-    if (lease) this.holds.release(lease, costMicros);
+    const costMicros = outcome.usage ? textCostMicros(toBillableUsage(outcome.usage), admission.price) : 0n;
     this.recorder.settle({
       requestId: request.id,
+      // Captured as far as the account can pay; the settlement logs the rest as the request's overage.
       captureMicros: costMicros,
-      log: this.logFields(ingress, request, key, outcome),
-      lease,
+      log: settlementLogOf(
+        key,
+        ingress.model,
+        ingress.route,
+        gatewayState(request).startedAt,
+        outcome,
+        outcome.usage,
+      ),
+      lease: lease && this.holds.release(lease, costMicros),
     });
-  }
-
-  private recordRefusal(
-    ingress: TextIngress,
-    request: FastifyRequest,
-    key: ResolvedKey,
-    error: unknown,
-  ): void {
-    const httpStatus = error instanceof GatewayError ? error.httpStatus : 500;
-    const endReason =
-      error instanceof GatewayError && error.code === 'insufficient_balance'
-        ? 'insufficient_balance'
-        : 'refused';
-    this.recorder.logWithoutHold({
-      ...this.logFields(ingress, request, key, { httpStatus, endReason, attempts: 0 }),
-      requestId: request.id,
-      costMicros: 0n,
-    });
-  }
-
-  /** The request's log fields; the settlement adds the request id and the cost it captured. */
-  private logFields(
-    ingress: TextIngress,
-    request: FastifyRequest,
-    key: ResolvedKey,
-    outcome: RequestOutcome,
-  ): SettlementLogInput {
-    return {
-      keyId: key.id,
-      accountId: key.accountId,
-      model: ingress.model,
-      channelId: outcome.channelId,
-      route: ingress.route,
-      httpStatus: outcome.httpStatus,
-      endReason: outcome.endReason,
-      latencyMs: Date.now() - gatewayState(request).startedAt,
-      ttfbMs: outcome.ttfbMs,
-      inputTokens: outcome.usage?.inputTokens ?? 0,
-      outputTokens: outcome.usage?.outputTokens ?? 0,
-      attempts: outcome.attempts,
-    };
   }
 }

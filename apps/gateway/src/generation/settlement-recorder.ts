@@ -1,9 +1,17 @@
 import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { HoldLeases, SettlementService, type RequestLogInput, type SettlementInput } from '@gateway/billing';
+import {
+  HoldLeases,
+  SettlementService,
+  type RefusedLog,
+  type RequestLogInput,
+  type SettlementInput,
+  type SettlementOverage,
+} from '@gateway/billing';
+import type { GatewayMetrics } from '@gateway/observability';
 import { TEXT_SETTLEMENT_JOB_NAME, textSettlementJobOptions, toSettlementJob } from '@gateway/tasks/queues';
 import type { LazyQueue } from '../infrastructure/lazy-queue';
-import { LOGGER, SETTLEMENT_QUEUE } from '../infrastructure/tokens';
+import { LOGGER, METRICS, SETTLEMENT_QUEUE } from '../infrastructure/tokens';
 
 const MAX_BATCH = 256;
 /**
@@ -16,9 +24,11 @@ const FLUSH_DELAY_MS = 10;
 /**
  * Settlements and request logs are written after the response, off the hot path, batched: while one
  * write is in flight the next ones gather, so under load one transaction settles many requests. A
- * batch the database refuses is handed to worker-text through a durable queue; if even that fails,
- * the holds stay open and the hold reaper of worker-text settles them when they expire. So a hold is
- * never left behind and never settled twice (settlement is idempotent per request id).
+ * batch the database refuses is handed to worker-text through a durable queue (its settlement job
+ * settles any hold, leased or row, of any modality); if even that fails, the holds stay open and the
+ * hold reaper of worker-text settles them when they expire. So a hold is never left behind and never
+ * settled twice (settlement is idempotent per request id). The worker settles each handed-off request
+ * alone, so a row the database refuses cannot take its batch-mates with it there either.
  */
 @Injectable()
 export class SettlementRecorder implements BeforeApplicationShutdown {
@@ -31,6 +41,7 @@ export class SettlementRecorder implements BeforeApplicationShutdown {
     private readonly leases: HoldLeases,
     @Inject(SETTLEMENT_QUEUE) private readonly queue: LazyQueue,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(METRICS) private readonly metrics: GatewayMetrics,
   ) {}
 
   settle(item: SettlementInput): void {
@@ -74,7 +85,8 @@ export class SettlementRecorder implements BeforeApplicationShutdown {
 
   private async writeSettlements(batch: SettlementInput[]): Promise<void> {
     try {
-      await this.settlementService.settleMany(batch);
+      const { overages } = await this.settlementService.settleMany(batch);
+      if (overages.length > 0) this.reportOverages(overages);
     } catch (error) {
       this.logger.warn(
         { err: error, count: batch.length },
@@ -102,14 +114,34 @@ export class SettlementRecorder implements BeforeApplicationShutdown {
     }
   }
 
+  /** Usage the accounts could not pay was not captured: the operator absorbs it, and should see it. */
+  private reportOverages(overages: SettlementOverage[]): void {
+    let micros = 0n;
+    for (const overage of overages) micros += overage.micros;
+    this.metrics.uncapturedMicros.inc(Number(micros));
+    this.logger.warn(
+      { overages: overages.map((overage) => ({ ...overage, micros: overage.micros.toString() })) },
+      'usage beyond what the account could pay was not captured',
+    );
+  }
+
   private async writeLogs(logs: RequestLogInput[]): Promise<void> {
     try {
-      await this.settlementService.recordWithoutHold(logs);
+      const { refused } = await this.settlementService.recordWithoutHold(logs);
+      for (const row of refused) this.reportRefusedLog(row);
     } catch (error) {
       this.logger.error(
         { err: error, requestIds: logs.map((log) => log.requestId) },
         'request log write failed',
       );
     }
+  }
+
+  /** The row the database refused even alone is dropped; its fields stay in the process log. */
+  private reportRefusedLog({ log, error }: RefusedLog): void {
+    this.logger.error(
+      { err: error, requestLog: { ...log, costMicros: log.costMicros.toString() } },
+      'request log refused by the database; dropped',
+    );
   }
 }

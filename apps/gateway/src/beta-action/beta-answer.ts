@@ -1,0 +1,5 @@
+/** What a `/bt` action answers: the HTTP status and the family's envelope. */
+export interface BetaAnswer {
+  httpStatus: number;
+  body: Record<string, unknown>;
+}

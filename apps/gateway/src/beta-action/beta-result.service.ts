@@ -1,0 +1,79 @@
+import { Injectable } from '@nestjs/common';
+import type { ResolvedKey } from '@gateway/auth';
+import type { Task } from '@gateway/db';
+import { betaImageModelOf } from '@gateway/dialects';
+import { UpstreamError, type TaskPollResult } from '@gateway/providers-core';
+import { betaSuccess, type BetaAnswerContext } from '../errors/beta-envelope.renderer';
+import { GatewayError } from '../errors/gateway-error';
+import type { TaskRuntime } from '../tasks/task-runtime';
+import { TaskRuntimeLoader } from '../tasks/task-runtime.loader';
+import type { BetaAnswer } from './beta-answer';
+import { betaClientError, doneImageData, failedTaskError } from './beta-result-answer';
+import { toBetaResultQuery, type BetaResultQuery } from './beta-result-query';
+import { BETA_ROUTE_TASK_PREFIX } from './beta-submission.service';
+
+/**
+ * `CVSync2AsyncGetResult` through the gateway, for the caller's own tasks only. An open task is
+ * stepped once, exactly as worker-image steps it (one poll; on a terminal answer a compare-and-swap
+ * transition, and the settlement by whoever wins it); then the row says what to answer. The images
+ * of a completed task are read from the upstream again at each query: the upstream keeps them.
+ */
+@Injectable()
+export class BetaResultService {
+  constructor(private readonly tasks: TaskRuntimeLoader) {}
+
+  async getResult(key: ResolvedKey, body: unknown, context: BetaAnswerContext): Promise<BetaAnswer> {
+    const query = toBetaResultQuery(body);
+    const runtime = await this.tasks.runtime();
+    let task = await runtime.store.findById(query.taskId);
+    if (!task || !isOwnBetaTask(task, key)) return statusAnswer('not_found', context);
+    if (betaImageModelOf(query.reqKey) !== task.model) {
+      throw GatewayError.invalidRequest(
+        'req_key differs from the one the task was submitted with.',
+        'req_key',
+      );
+    }
+    if (task.status === 'queued' || task.status === 'processing') {
+      await runtime.step(task.id);
+      task = (await runtime.store.findById(task.id)) ?? task;
+    }
+    switch (task.status) {
+      case 'completed':
+        return this.completedAnswer(runtime, task, query, context);
+      case 'failed':
+      case 'cancelled':
+        throw failedTaskError(task.failureReason);
+      default:
+        return statusAnswer(task.upstreamHandle === null ? 'in_queue' : 'generating', context);
+    }
+  }
+
+  private async completedAnswer(
+    runtime: TaskRuntime,
+    task: Task,
+    query: BetaResultQuery,
+    context: BetaAnswerContext,
+  ): Promise<BetaAnswer> {
+    let result: TaskPollResult;
+    try {
+      result = await runtime.pollAgain(task);
+    } catch (error) {
+      if (error instanceof UpstreamError) throw betaClientError(error.failure);
+      throw error;
+    }
+    if (result.state === 'completed') {
+      return { httpStatus: 200, body: betaSuccess(doneImageData(result.outputs, query.returnUrl), context) };
+    }
+    // Done here, gone upstream (its records last 12 hours): the images cannot be read any more.
+    return statusAnswer(result.state === 'failed' ? 'expired' : 'generating', context);
+  }
+}
+
+/** Another account's task, or a task of another route, is not found: its existence is not revealed. */
+function isOwnBetaTask(task: Task, key: ResolvedKey): boolean {
+  return task.accountId === key.accountId && task.id.startsWith(`${BETA_ROUTE_TASK_PREFIX}_`);
+}
+
+function statusAnswer(status: string, context: BetaAnswerContext): BetaAnswer {
+  return { httpStatus: 200, body: betaSuccess({ status }, context) };
+}

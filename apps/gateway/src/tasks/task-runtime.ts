@@ -1,0 +1,103 @@
+import type { SettlementService } from '@gateway/billing';
+import { createPrismaClient, type PrismaClient, type Task } from '@gateway/db';
+import type { GatewayLogger } from '@gateway/observability';
+import { taskAdaptersByType } from '@gateway/providers';
+import {
+  systemClock,
+  type JsonHandle,
+  type TaskAdapter,
+  type TaskAdapterContext,
+  type TaskPollResult,
+  type UpstreamHttpClient,
+} from '@gateway/providers-core';
+import {
+  createRegistryChannelConnector,
+  PrismaTaskChannelResolver,
+  TaskSettlementService,
+  TaskStepProcessor,
+  TaskStore,
+  toImageTaskPriceSnapshot,
+  type ImageTaskPrice,
+  type JsonObject,
+  type TaskStepResult,
+} from '@gateway/tasks';
+import type { Pool } from 'pg';
+
+export interface TaskRuntimeDependencies {
+  /** The serving pool: Prisma reads and writes task rows through it. */
+  pool: Pool;
+  settlements: SettlementService;
+  /** Master keys by version, to decrypt the secret of a task's channel. */
+  keyring: ReadonlyMap<number, Buffer>;
+  http: UpstreamHttpClient;
+  logger: GatewayLogger;
+}
+
+/**
+ * What the gateway's task routes share with the task workers: the task rows (TaskStore), their
+ * settlement, and the workers' own step processor, so that a client's query that polls early makes
+ * exactly the step a worker would make, with the same compare-and-swap transitions. Loaded by
+ * TaskRuntimeLoader on the first task route call only.
+ */
+export class TaskRuntime {
+  readonly store: TaskStore;
+  readonly settlement: TaskSettlementService;
+  private readonly prisma: PrismaClient;
+  private readonly adapters: ReadonlyMap<string, TaskAdapter> = taskAdaptersByType();
+  private readonly channels: PrismaTaskChannelResolver;
+  private readonly processor: TaskStepProcessor;
+
+  constructor(deps: TaskRuntimeDependencies) {
+    this.prisma = createPrismaClient(deps.pool);
+    this.store = new TaskStore(this.prisma);
+    this.settlement = new TaskSettlementService(deps.settlements, this.prisma);
+    this.channels = new PrismaTaskChannelResolver(
+      this.prisma,
+      createRegistryChannelConnector({
+        keyring: deps.keyring,
+        http: deps.http,
+        clock: systemClock,
+        logger: deps.logger,
+      }),
+    );
+    this.processor = new TaskStepProcessor({
+      store: this.store,
+      adapters: this.adapters,
+      channels: this.channels,
+      releaseHold: (holdRequestId) => this.settlement.releaseHold(holdRequestId),
+      settle: (task, outcome) => this.settlement.settle(task, outcome),
+      clock: systemClock,
+      logger: deps.logger,
+    });
+  }
+
+  /** One step of the task, as a worker runs it: poll once and, on a terminal answer, transition and settle. */
+  step(taskId: string): Promise<TaskStepResult> {
+    return this.processor.runStep(taskId);
+  }
+
+  /**
+   * Asks the upstream once more for a task that has ended there, without touching the row: the
+   * upstream keeps a task's result for a while, and the gateway does not store it. Throws
+   * UpstreamError when the upstream cannot be asked.
+   */
+  async pollAgain(task: Task): Promise<TaskPollResult> {
+    const type = await this.channels.channelTypeOf(task);
+    const adapter = type === undefined ? undefined : this.adapters.get(type);
+    if (!adapter || task.upstreamHandle === null) {
+      throw new Error(`task ${task.id} has no upstream task to ask about`);
+    }
+    const { context } = await this.channels.connect(task);
+    const taskContext: TaskAdapterContext = { ...context, submissionKey: task.id };
+    return adapter.poll(task.upstreamHandle as JsonHandle, taskContext);
+  }
+
+  /** The price snapshot an image task's row keeps, for its settlement. */
+  imagePriceSnapshot(price: ImageTaskPrice): JsonObject {
+    return toImageTaskPriceSnapshot(price);
+  }
+
+  close(): Promise<void> {
+    return this.prisma.$disconnect();
+  }
+}
