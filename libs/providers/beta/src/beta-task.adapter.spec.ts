@@ -2,14 +2,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   createUndiciHttpClient,
-  startRecordedUpstream,
   UpstreamError,
   type ClosableUpstreamHttpClient,
   type JsonHandle,
-  type RecordedUpstream,
   type TaskAdapterContext,
   type TaskCall,
 } from '@gateway/providers-core';
+import { startRecordedUpstream, type RecordedUpstream } from '@gateway/providers-core/testing';
 import type { BetaChannelSettings } from './beta-channel.settings';
 import type { BetaCredentials } from './beta-credentials.parse';
 import { signBetaRequest } from './beta-signature';

@@ -23,7 +23,5 @@ export * from './json-value';
 export * from './stream/event-stream.util';
 export * from './stream/json-array-reader';
 export * from './stream/sse-reader';
-export * from './testing/collect-text-stream';
-export * from './testing/recorded-upstream.server';
 export * from './upstream-error';
 export * from './usage';

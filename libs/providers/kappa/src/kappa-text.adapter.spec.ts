@@ -1,16 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  collectTextStream,
   createUndiciHttpClient,
-  startRecordedUpstream,
   systemClock,
   UpstreamError,
   type AdapterContext,
   type ClosableUpstreamHttpClient,
   type PlainKeyCredentials,
-  type RecordedUpstream,
 } from '@gateway/providers-core';
+import {
+  collectTextStream,
+  startRecordedUpstream,
+  type RecordedUpstream,
+} from '@gateway/providers-core/testing';
 import { kappaTextAdapter } from './kappa-text.adapter';
 
 const fixture = (name: string): Buffer => readFileSync(join(__dirname, '__fixtures__', name));

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   createUndiciHttpClient,
-  startRecordedUpstream,
   systemClock,
   UpstreamError,
   type AdapterContext,
@@ -11,8 +10,8 @@ import {
   type ImageOperation,
   type ImageRequest,
   type PlainKeyCredentials,
-  type RecordedUpstream,
 } from '@gateway/providers-core';
+import { startRecordedUpstream, type RecordedUpstream } from '@gateway/providers-core/testing';
 import { imageSize } from 'image-size';
 import { pngInput } from '../testing/image-inputs';
 import { compatImageAdapter } from './compat-image.adapter';

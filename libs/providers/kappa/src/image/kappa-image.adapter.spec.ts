@@ -2,16 +2,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   createUndiciHttpClient,
-  startRecordedUpstream,
   systemClock,
   UpstreamError,
   type AdapterContext,
   type ClosableUpstreamHttpClient,
   type ImageGenerationCall,
   type PlainKeyCredentials,
-  type RecordedUpstream,
   type UpstreamHttpClient,
 } from '@gateway/providers-core';
+import { startRecordedUpstream, type RecordedUpstream } from '@gateway/providers-core/testing';
 import { imageSize } from 'image-size';
 import { kappaImageAdapter } from './kappa-image.adapter';
 
