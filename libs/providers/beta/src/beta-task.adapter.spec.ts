@@ -239,16 +239,25 @@ describe('betaTaskAdapter', () => {
       });
     });
 
-    it.each([
-      ['error-rate-limit.body', 429, 'rate_limit'],
-      ['error-internal.body', 500, 'overload'],
-    ])(
-      'throws %s, which says nothing about the task, so the caller asks again',
-      async (name, status, kind) => {
-        const error = await failureOf(pollWith(status, name));
-        expect(error.failure).toMatchObject({ kind, retryable: true });
-      },
-    );
+    it('throws a rate limit, which says nothing about the task, so the caller asks again', async () => {
+      const error = await failureOf(pollWith(429, 'error-rate-limit.body'));
+      expect(error.failure).toMatchObject({ kind: 'rate_limit', retryable: true });
+    });
+
+    it('throws a 5xx without a business code (a proxy page), so the caller asks again', async () => {
+      upstream = await startRecordedUpstream({
+        [GET_RESULT]: { status: 502, body: '<html>Bad Gateway</html>' },
+      });
+      const error = await failureOf(betaTaskAdapter.poll(HANDLE, contextFor()));
+      expect(error.failure).toMatchObject({ kind: 'overload', retryable: true });
+    });
+
+    it('reads a query answered 50500 as a failed task (§4.5: a code other than 10000 ends it)', async () => {
+      expect(await pollWith(500, 'error-internal.body')).toMatchObject({
+        state: 'failed',
+        failure: { kind: 'overload', upstreamCode: '50500', httpStatus: 500 },
+      });
+    });
 
     it('reads a status outside the table as pending, and says so in the log', async () => {
       upstream = await startRecordedUpstream({

@@ -22,6 +22,9 @@ import type { BetaCredentials } from './beta-credentials.parse';
 import { callBetaAction } from './beta-request.util';
 import { fromBetaResult } from './beta-task-result.util';
 
+/** A §4.6 business code (the envelope's `code`), as opposed to a ResponseMetadata or bare HTTP error. */
+const BUSINESS_CODE = /^\d+$/;
+
 /**
  * What the gateway stores for a submitted beta task: the upstream's task id, the `req_key` the query
  * must repeat (§4.4), the `req_json` the result is fetched with, and the tier the images are priced at.
@@ -66,16 +69,19 @@ export const betaTaskAdapter: TaskAdapter<BetaCredentials, BetaChannelSettings> 
 };
 
 /**
- * §4.5: a query answered with a business error ends the task. Only what says nothing about the task
- * (a rate limit, an overloaded or unreachable upstream) is thrown, for the caller to ask again later.
+ * §4.5: a query answered with a business code (≠ 10000) ends the task, 50500 Internal Error included:
+ * the upstream answers a failed task so on every query, so asking again would wait out the deadline.
+ * Only what says nothing about the task (a rate limit, a timeout, a 5xx or a transport failure
+ * without a business code) is thrown, for the caller to ask again later.
  */
 function failedOrRethrown(error: unknown): TaskPollResult {
   if (!(error instanceof UpstreamError)) throw error;
   const { failure } = error;
+  const answeredForTheTask = failure.upstreamCode !== undefined && BUSINESS_CODE.test(failure.upstreamCode);
   const askAgainLater =
     failure.kind === 'rate_limit' ||
     failure.kind === 'timeout' ||
-    (failure.kind === 'overload' && failure.retryable);
+    (failure.kind === 'overload' && failure.retryable && !answeredForTheTask);
   if (askAgainLater) throw error;
   return { state: 'failed', failure };
 }

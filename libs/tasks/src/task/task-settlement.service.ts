@@ -35,7 +35,7 @@ export class TaskSettlementService {
     if (!hold) return;
     const tokens = outcome.state === 'completed' ? outcome.usage?.tokens : undefined;
     const imagePrice = imageTaskPriceOf(task.priceSnapshot);
-    const imageCount = outcome.state === 'completed' && imagePrice ? imageCountOf(outcome) : 0;
+    const imageCount = outcome.state === 'completed' && imagePrice ? imageCountOf(task, outcome) : 0;
     let captureMicros = 0n;
     if (outcome.state === 'completed') {
       captureMicros = imagePrice
@@ -91,9 +91,10 @@ export class TaskSettlementService {
 }
 
 /**
- * The images a completed task returned: as its usage reports them, else its outputs. A settlement
- * re-run after a crash knows only the stored result URL, so it counts at most that one image.
+ * The images a completed task returned: as stored on its row with the terminal transition, so that a
+ * settlement re-run after a crash captures the same amount. A row completed before that column
+ * existed has only the outcome (as reported, else its outputs).
  */
-function imageCountOf(outcome: TaskCompleted): number {
-  return outcome.usage?.images?.count ?? outcome.outputs.length;
+function imageCountOf(task: Task, outcome: TaskCompleted): number {
+  return task.imageCount ?? outcome.usage?.images?.count ?? outcome.outputs.length;
 }

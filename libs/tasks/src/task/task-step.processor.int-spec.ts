@@ -11,8 +11,9 @@ import {
 import { createTestDatabase, type TestDatabase } from '@gateway/testing';
 import { DelayedError } from 'bullmq';
 import type { Pool } from 'pg';
-import type { JsonHandle } from './json-value';
+import type { JsonHandle, JsonObject } from './json-value';
 import { PrismaTaskChannelResolver } from './prisma-task-channel.resolver';
+import { toImageTaskPriceSnapshot } from './task-price-snapshot';
 import { TaskSettlementService } from './task-settlement.service';
 import { DEADLINE_EXCEEDED, SUBMISSION_OUTCOME_UNKNOWN, TaskStepProcessor } from './task-step.processor';
 import type { TaskOutcome, TaskStepTiming } from './task-step.types';
@@ -94,7 +95,12 @@ describe('TaskStepProcessor (Postgres)', () => {
     clock: { nowMs: number; now(): number };
   }
 
-  function harness(adapter = new FakeTaskAdapter(), clock = { nowMs: Date.now(), now: () => 0 }): Harness {
+  /** With `diesBeforeSettling`, the worker wins the terminal transition and dies before its settlement. */
+  function harness(
+    adapter = new FakeTaskAdapter(),
+    clock = { nowMs: Date.now(), now: () => 0 },
+    diesBeforeSettling = false,
+  ): Harness {
     clock.now = () => clock.nowMs;
     const settled: Harness['settled'] = [];
     const released: string[] = [];
@@ -110,6 +116,7 @@ describe('TaskStepProcessor (Postgres)', () => {
         await taskSettlement.releaseHold(holdRequestId);
       },
       settle: async (task, outcome) => {
+        if (diesBeforeSettling) throw new Error('worker died');
         settled.push({ taskId: task.id, outcome });
         await taskSettlement.settle(task, outcome);
       },
@@ -120,7 +127,9 @@ describe('TaskStepProcessor (Postgres)', () => {
     return { processor, adapter, settled, released, clock };
   }
 
-  async function queuedTask(options: { channelId?: string; deadlineInMs?: number } = {}): Promise<Task> {
+  async function queuedTask(
+    options: { channelId?: string; deadlineInMs?: number; priceSnapshot?: JsonObject } = {},
+  ): Promise<Task> {
     sequence += 1;
     const holdRequestId = `req_task_${sequence}`;
     const taken = await holds.take({
@@ -142,6 +151,7 @@ describe('TaskStepProcessor (Postgres)', () => {
       channelId: options.channelId ?? 'chan_gamma',
       request: { prompt: 'waves at dusk', seconds: 5 },
       holdRequestId,
+      ...(options.priceSnapshot ? { priceSnapshot: options.priceSnapshot } : {}),
       deadlineAt: new Date(Date.now() + (options.deadlineInMs ?? 600_000)),
     });
     return task;
@@ -228,6 +238,36 @@ describe('TaskStepProcessor (Postgres)', () => {
     await processor.runStep(task.id);
 
     expect(await ledgerOf(task.holdRequestId ?? '')).toEqual([{ kind: 'capture', amount: HOLD_MICROS }]);
+  });
+
+  it('captures on a re-run the images stored with the terminal transition, not what the row can re-read', async () => {
+    const perImageMicros = 20_000n;
+    const task = await queuedTask({
+      priceSnapshot: toImageTaskPriceSnapshot({ tier: { size: '1k' }, perCallMicros: 0n, perImageMicros }),
+    });
+    const dying = harness(new FakeTaskAdapter(), undefined, true);
+    await dying.processor.runStep(task.id);
+    dying.adapter.pollScript = [
+      {
+        state: 'completed',
+        outputs: [{ url: 'http://upstream.test/a.png' }, { url: 'http://upstream.test/b.png' }],
+        usage: { images: { count: 2 } },
+        warnings: [],
+      },
+    ];
+    await expect(dying.processor.runStep(task.id)).rejects.toThrow('worker died');
+    expect(await store.findById(task.id)).toMatchObject({ status: 'completed', imageCount: 2 });
+    expect(await ledgerOf(task.holdRequestId ?? '')).toEqual([]);
+
+    const { processor } = harness();
+    await processor.runStep(task.id);
+    await processor.runStep(task.id);
+
+    expect(await ledgerOf(task.holdRequestId ?? '')).toEqual([
+      { kind: 'capture', amount: 2n * perImageMicros },
+    ]);
+    const [log] = await prisma.requestLog.findMany({ where: { requestId: task.holdRequestId ?? '' } });
+    expect(log).toMatchObject({ imageCount: 2, costMicros: 2n * perImageMicros });
   });
 
   it('fails a task past its deadline and releases its hold without calling the upstream', async () => {

@@ -187,11 +187,20 @@ export class TaskStepProcessor {
     }
   }
 
-  /** Terminal transition for an upstream outcome; the winner settles. */
+  /**
+   * Terminal transition for an upstream outcome; the winner settles. A completed task's image count
+   * is written in the same compare-and-swap: a settlement re-run after a crash captures from the row,
+   * so it captures what the first attempt would have.
+   */
   private async finish(task: Task, from: OpenStatus, outcome: TaskOutcome): Promise<TaskStepResult> {
     const patch =
       outcome.state === 'completed'
-        ? { progress: 100, resultUrl: outcome.outputs[0]?.url ?? null, completedAt: new Date(this.now()) }
+        ? {
+            progress: 100,
+            resultUrl: outcome.outputs[0]?.url ?? null,
+            imageCount: outcome.usage?.images?.count ?? outcome.outputs.length,
+            completedAt: new Date(this.now()),
+          }
         : { failureReason: describeFailure(outcome.failure) };
     const won = await this.deps.store.transition(task.id, from, outcome.state, patch);
     if (!won) return this.finishedAsStored(task.id);
@@ -202,7 +211,8 @@ export class TaskStepProcessor {
 
   /**
    * A worker may die between winning the terminal transition and settling. Settlement applies once per
-   * hold, so a re-run settles again: a no-op when the first settlement landed, the missing one otherwise.
+   * hold, so a re-run settles again: a no-op when the first settlement landed, the missing one otherwise,
+   * capturing the image count stored with the transition.
    */
   private async settleFinished(task: Task): Promise<void> {
     if (task.holdRequestId === null) return;

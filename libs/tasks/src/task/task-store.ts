@@ -24,6 +24,8 @@ export interface TaskPatch {
   progress?: number;
   upstreamHandle?: JsonHandle;
   resultUrl?: string | null;
+  /** The images a completed task returned, stored with the terminal transition for its settlement. */
+  imageCount?: number;
   failureReason?: string;
   completedAt?: Date;
 }
