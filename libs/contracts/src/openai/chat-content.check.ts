@@ -1,3 +1,4 @@
+import { parseBase64DataUrl } from '@gateway/providers-core';
 import { TEXT_REQUEST_LIMITS } from '../validation/request-limits.constants';
 import {
   checkBase64,
@@ -45,9 +46,6 @@ export const CHAT_CONTENT_SCHEMA = {
   ],
 };
 
-/** `data:<MIME type>[;parameter…];base64,<data>`, the one data: URL form the dialect bridge can carry. */
-const BASE64_DATA_URL_PREFIX = /^data:[^;,]+(?:;[^;,]*)*;base64,/;
-
 /**
  * A data: URL's bytes are checked as the native route checks `inlineData.data`: they reach a native
  * channel as inline data, and a compat channel as sent.
@@ -56,9 +54,10 @@ function checkImageLocation(url: unknown): string | undefined {
   if (typeof url !== 'string' || !url.startsWith('data:')) {
     return checkString(url, { nonEmpty: true, maxLength: TEXT_REQUEST_LIMITS.urlLength });
   }
-  const prefix = BASE64_DATA_URL_PREFIX.exec(url);
-  if (!prefix) return 'must be an http(s) URL or a base64 data: URL (data:<MIME type>;base64,<data>)';
-  return checkBase64(url.slice(prefix[0].length)) === undefined
+  // The form the dialect bridge can carry, read as the bridge reads it.
+  const dataUrl = parseBase64DataUrl(url);
+  if (!dataUrl) return 'must be an http(s) URL or a base64 data: URL (data:<MIME type>;base64,<data>)';
+  return checkBase64(dataUrl.data) === undefined
     ? undefined
     : 'must carry Base64-encoded data after ;base64,';
 }

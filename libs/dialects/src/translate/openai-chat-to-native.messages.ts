@@ -1,4 +1,4 @@
-import { parseJsonObject } from '@gateway/providers-core';
+import { parseBase64DataUrl, parseJsonObject, type Base64DataUrl } from '@gateway/providers-core';
 import type { NativeContent, NativePart } from '../native/native-request.types';
 import type {
   OpenAiAssistantMessage,
@@ -131,12 +131,10 @@ function toNativeUserPart(part: OpenAiUserContentPart, path: string): NativePart
   }
 }
 
-const DATA_URL_PREFIX = /^data:([^;,]+)(?:;[^;,]*)*;base64,/;
-
-function inlineDataFrom(dataUrl: string, field: string): { mimeType: string; data: string } {
-  const prefix = DATA_URL_PREFIX.exec(dataUrl);
-  if (!prefix) throw new TranslationError(field, 'expected a base64 data: URL');
-  return { mimeType: prefix[1], data: dataUrl.slice(prefix[0].length) };
+function inlineDataFrom(dataUrl: string, field: string): Base64DataUrl {
+  const inlineData = parseBase64DataUrl(dataUrl);
+  if (!inlineData) throw new TranslationError(field, 'expected a base64 data: URL');
+  return inlineData;
 }
 
 /** A Map, not an object: the extension comes from the client's URL (`a.constructor`). */

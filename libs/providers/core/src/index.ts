@@ -1,5 +1,6 @@
 export * from './adapter-context';
 export * from './adapter-error.util';
+export * from './base64-data-url.util';
 export * from './capability/asset-adapter';
 export * from './capability/image-adapter';
 export * from './capability/task-adapter';
@@ -18,6 +19,7 @@ export * from './http/undici-http-client';
 export * from './http/upstream-exchange.util';
 export * from './http/upstream-url.util';
 export * from './image/aspect-ratio-sizes';
+export * from './image/image-content-type.util';
 export * from './json-object.util';
 export * from './json-value';
 export * from './stream/event-stream.util';

@@ -7,6 +7,20 @@ import { describeObjectStoreContract } from '../testing/object-store.contract';
 import { systemObjectStoreClock } from '../object-store';
 import { LocalObjectStore } from './local-object.store';
 
+/** Runs once before the next atomic write, to interleave another operation at that exact point. */
+let mockBeforeNextWrite: (() => Promise<unknown>) | undefined;
+jest.mock('./atomic-file.util', () => {
+  const actual = jest.requireActual<typeof import('./atomic-file.util')>('./atomic-file.util');
+  return {
+    writeFileAtomically: async (path: string, data: Uint8Array | string) => {
+      const interleaved = mockBeforeNextWrite;
+      mockBeforeNextWrite = undefined;
+      await interleaved?.();
+      return actual.writeFileAtomically(path, data);
+    },
+  };
+});
+
 const root = mkdtempSync(join(tmpdir(), 'local-object-store-'));
 let namespaces = 0;
 const freshDirectory = () => join(root, `store-${(namespaces += 1)}`);
@@ -57,6 +71,21 @@ describe('LocalObjectStore on disk', () => {
 
     expect(await store.sweepExpired(afterGroupEnds)).toEqual({ removed: 1, failed: 0 });
     expect(await readdir(directory)).toEqual([]);
+  });
+
+  it('stores an object whose empty folder a sweep removed between making it and writing into it', async () => {
+    // An object that expires in the last moments of its folder's span, and a sweep whose clock has
+    // already passed that span (another host's): it finds the folder empty and removes it.
+    const expiresAt = new Date(Date.now() + HOUR_MS);
+    const groupEndMs = (Math.floor(Math.ceil(expiresAt.getTime() / 1000) / 100_000) + 1) * 100_000_000;
+    mockBeforeNextWrite = () => store.sweepExpired(new Date(groupEndMs));
+
+    const stored = await store.put(Buffer.from('png bytes'), { contentType: 'image/png', expiresAt });
+
+    expect(mockBeforeNextWrite).toBeUndefined();
+    const content = await store.get(stored.id);
+    expect(content).toMatchObject({ contentType: 'image/png', size: 9 });
+    content?.body.destroy();
   });
 
   it('leaves files that are not objects alone', async () => {

@@ -56,11 +56,16 @@ export class LocalObjectStore implements ObjectStore {
     );
     const id = createObjectId(expiresAtSeconds);
     const expiresAt = new Date(expiresAtSeconds * 1000);
-    await mkdir(this.groupFolderOf(id), { recursive: true });
     const metadata: LocalObjectMetadata = { contentType, expiresAt: expiresAt.toISOString() };
-    // The sidecar goes last: until it exists the object reads as absent, never as half written.
-    await writeFileAtomically(this.dataPathOf(id), bytes);
-    await writeFileAtomically(this.metadataPathOf(id), JSON.stringify(metadata));
+    try {
+      await this.writeObjectFiles(id, bytes, metadata);
+    } catch (error) {
+      // A sweep whose clock is past this folder's span (another host's, or an object that expires in
+      // the span's last moments) may remove the folder while it is still empty, between the mkdir and
+      // the write. The folder is made again, once: a second loss would need a second sweep meanwhile.
+      if (!isMissingFileError(error)) throw error;
+      await this.writeObjectFiles(id, bytes, metadata);
+    }
     return { id, contentType, size: bytes.byteLength, expiresAt };
   }
 
@@ -127,6 +132,17 @@ export class LocalObjectStore implements ObjectStore {
     if (groupEndMs <= nowMs) await rmdir(folder).catch(() => undefined);
   }
 
+  private async writeObjectFiles(
+    id: string,
+    bytes: Uint8Array,
+    metadata: LocalObjectMetadata,
+  ): Promise<void> {
+    await mkdir(this.groupFolderOf(id), { recursive: true });
+    // The sidecar goes last: until it exists the object reads as absent, never as half written.
+    await writeFileAtomically(this.dataPathOf(id), bytes);
+    await writeFileAtomically(this.metadataPathOf(id), JSON.stringify(metadata));
+  }
+
   private async readLiveMetadata(id: string): Promise<LocalObjectMetadata | undefined> {
     if (!isLiveObjectId(id, this.clock.now())) return undefined;
     const text = await ifPresent(readFile(this.metadataPathOf(id), 'utf8'));
@@ -160,9 +176,13 @@ async function ifPresent<T>(operation: Promise<T>): Promise<T | undefined> {
   try {
     return await operation;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (isMissingFileError(error)) return undefined;
     throw error;
   }
+}
+
+function isMissingFileError(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
 }
 
 async function unlinkIfPresent(path: string): Promise<void> {

@@ -1,5 +1,6 @@
 import {
   countFrom,
+  imageContentTypeOf,
   isJsonObject,
   UpstreamError,
   type GeneratedImage,
@@ -9,26 +10,22 @@ import {
   type TokenUsage,
   type Usage,
 } from '@gateway/providers-core';
-import { imageSize } from 'image-size';
 import { compatImagePriceTier } from './compat-image-price-tier.util';
 
-const CONTENT_TYPES: Readonly<Record<string, string>> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  webp: 'image/webp',
-  gif: 'image/gif',
-};
+/** `output_format` values of img-*, for bytes whose header does not say their type. */
+const CONTENT_TYPES_BY_OUTPUT_FORMAT: ReadonlyMap<unknown, string> = new Map([
+  ['png', 'image/png'],
+  ['jpeg', 'image/jpeg'],
+  ['webp', 'image/webp'],
+]);
 
 /** The type of Base64 image bytes, read from the bytes; `output_format` (img-*) when they do not say. */
 function contentTypeOf(bytes: Buffer, outputFormat: unknown): string {
-  let type: string | undefined;
-  try {
-    type = imageSize(bytes).type;
-  } catch {
-    type = typeof outputFormat === 'string' ? outputFormat : undefined;
-  }
-  return (type && CONTENT_TYPES[type]) ?? 'application/octet-stream';
+  return (
+    imageContentTypeOf(bytes) ??
+    CONTENT_TYPES_BY_OUTPUT_FORMAT.get(outputFormat) ??
+    'application/octet-stream'
+  );
 }
 
 /** One `data[]` item: `url` or `b64_json`, with `revised_prompt` when the upstream rewrote it. */

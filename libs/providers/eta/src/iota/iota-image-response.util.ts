@@ -1,4 +1,5 @@
 import {
+  imageContentTypeOf,
   isJsonObject,
   malformedAnswerError,
   UpstreamError,
@@ -8,7 +9,6 @@ import {
   type UpstreamFailure,
 } from '@gateway/providers-core';
 import { isEtaSensitiveContentCode } from '../eta-error.classifier';
-import { imageContentTypeOf } from '../image-content-type.util';
 
 /** The images of an iota answer and, in group mode, the items that failed. */
 export interface IotaImages {

@@ -13,9 +13,10 @@ const CONTENT_TYPE_BY_FORMAT: Readonly<Record<string, string>> = {
 
 /**
  * The media type of image bytes, read from their header (image-size parses headers only), for wires
- * whose Base64 answers do not say it; undefined when the bytes are no image of a known format.
+ * whose Base64 answers do not say it or may say it wrong; undefined when the bytes are no image of a
+ * known format. One reader for every adapter, so they all name a format alike.
  */
-export function imageContentTypeOf(bytes: Buffer): string | undefined {
+export function imageContentTypeOf(bytes: Uint8Array): string | undefined {
   try {
     const format = imageSize(bytes).type;
     return format === undefined ? undefined : CONTENT_TYPE_BY_FORMAT[format];
