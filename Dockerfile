@@ -9,5 +9,7 @@ COPY prisma.config.ts ./
 RUN npm install --no-audit --no-fund --include=dev
 COPY . .
 RUN node tools/prisma-generate.mjs && node tools/build.mjs
+# The local object store's directory, owned by the app's user: a new volume mounted there inherits it.
+RUN mkdir -p data/objects && chown node:node data/objects
 USER node
 CMD ["node", "dist/apps/gateway/src/main.js"]

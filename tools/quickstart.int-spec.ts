@@ -4,7 +4,7 @@ import { createTestDatabase } from '@gateway/testing';
 
 /** The newcomer's first command, end to end: build, migrate, start every process, seed, and the demo request. */
 describe('npm run quickstart', () => {
-  it('starts everything, seeds the demo and answers the printed request with a 200 generation', async () => {
+  it('starts everything, seeds the demo and answers the printed requests with a 200 generation and images', async () => {
     const database = await createTestDatabase();
     try {
       const output = await new Promise<{ code: number | null; text: string }>((resolve) => {
@@ -33,6 +33,10 @@ describe('npm run quickstart', () => {
         /curl -s http:\/\/127\.0\.0\.1:18080\/v1beta\/models\/kappa-2\.0-flash:generateContent/,
       );
       expect(output.text).toMatch(/demo request answered 200: \{"candidates"/);
+      expect(output.text).toMatch(/image request img-1 \(b64_json\) answered 200: \d+x\d+ (png|jpg|webp)/);
+      expect(output.text).toMatch(
+        /image request draw-2 \(url\) answered 200: \d+x\d+ (png|jpg|webp) at http:\/\/127\.0\.0\.1:18080\/files\//,
+      );
       expect(output.code).toBe(0);
     } finally {
       await database.drop();

@@ -1,6 +1,6 @@
 // npm run quickstart: from a fresh clone to a working demo. Installs, migrates, builds, starts the
 // simulators, the gateway and the workers, seeds a demo account, key and channels, and prints a curl.
-// Options: --check (send the demo request, print the answer, stop everything and exit),
+// Options: --check (send the demo requests, text and images, print the answers, stop everything and exit),
 //          --skip-install, --port <gateway port>, --sim-port <simulator port>, --database-url <url>.
 import { execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -56,6 +56,9 @@ const env = {
   DATABASE_URL: options['database-url'],
   PORT: options.port,
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  // The simulator answers some image families with loopback URLs, which the SSRF-safe fetcher refuses
+  // unless allowed: only the simulator's own port is.
+  SSRF_ALLOW_HOSTS: new URL(simulatorUrl).host,
 };
 step('starting the simulators, the gateway and the workers');
 const children = [
@@ -94,13 +97,9 @@ ${demoCurl(gatewayUrl, key)}
 Press Ctrl-C to stop everything.`);
 
 if (options.check) {
-  const response = await fetch(`${gatewayUrl}/v1beta/models/kappa-2.0-flash:generateContent`, {
-    method: 'POST',
-    headers: { 'x-vendor-api-key': key, 'content-type': 'application/json' },
-    body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'Say hello' }] }] }),
-  });
-  console.log(`demo request answered ${response.status}: ${await response.text()}`);
+  const { checkDemo } = await import('./lib/demo-check.mjs');
+  const passed = await checkDemo({ gatewayUrl, key });
   step('done');
   await stopAll(children);
-  process.exit(response.status === 200 ? 0 : 1);
+  process.exit(passed ? 0 : 1);
 }
