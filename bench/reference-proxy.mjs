@@ -1,6 +1,7 @@
 // The thin reference proxy: the practical floor of a Node proxy on this machine. Fastify + one undici
 // keep-alive Pool; it checks a key, parses the JSON body, forwards the original bytes to the simulator
-// (native and OpenAI-style routes, streams piped through) and reads the usage from the answer.
+// (native and OpenAI-style chat, streams piped through, and OpenAI-style image generations) and reads
+// the usage from the answer.
 //
 //   PORT=4020 UPSTREAM_URL=http://127.0.0.1:4010 node bench/reference-proxy.mjs
 import { AsyncResource } from 'node:async_hooks';
@@ -134,6 +135,15 @@ export async function startReferenceProxy({ port, host = '127.0.0.1', upstreamUr
       path: '/v1/chat/completions',
       stream: !!request.body.json.stream,
     });
+  });
+
+  // Images come back as the upstream sent them (URLs or Base64); the answer carries no token usage.
+  app.post('/v1/images/generations', (request, reply) => {
+    if (request.headers.authorization !== `Bearer ${PROXY_KEY}`)
+      return reply.code(401).send({ error: 'bad key' });
+    if (typeof request.body?.json?.model !== 'string')
+      return reply.code(400).send({ error: 'model is required' });
+    return forward(request, reply, { family: 'openai', path: '/v1/images/generations', stream: false });
   });
 
   app.get('/__proxy/stats', () => usageTotals);

@@ -2,7 +2,7 @@
 // rounds; writes bench/results/<timestamp>/ (raw.json, summary.md, latency-throughput.svg) and, for an
 // unfiltered full run, docs/benchmarks.md. See bench/README.md.
 //   --smoke                 1 round × 2 s, 100 open streams (CI: "the harness never rots")
-//   --scenario a,b          latency, throughput, stream, ttfb, large-prompt, open-streams
+//   --scenario a,b          latency, throughput, stream, ttfb, large-prompt, open-streams, images
 //   --targets a,b           direct, proxy, gateway, gateway-warn, peer
 //   --profile               the gateway runs under --cpu-prof; its self time is grouped by package
 //   --no-build              use the existing dist/

@@ -84,13 +84,21 @@ export async function resetGatewayState({ root, database, redisPrefix, log }) {
   };
 }
 
-export async function postAdmin(gatewayUrl, adminToken, path, body) {
+export function postAdmin(gatewayUrl, adminToken, path, body) {
+  return sendAdmin('POST', gatewayUrl, adminToken, path, body);
+}
+
+export function putAdmin(gatewayUrl, adminToken, path, body) {
+  return sendAdmin('PUT', gatewayUrl, adminToken, path, body);
+}
+
+async function sendAdmin(method, gatewayUrl, adminToken, path, body) {
   const answer = await request(`${gatewayUrl}${path}`, {
-    method: 'POST',
+    method,
     headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
   const text = await answer.body.text();
-  if (answer.statusCode >= 300) throw new Error(`POST ${path} answered ${answer.statusCode}: ${text}`);
+  if (answer.statusCode >= 300) throw new Error(`${method} ${path} answered ${answer.statusCode}: ${text}`);
   return JSON.parse(text);
 }

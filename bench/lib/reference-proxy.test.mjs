@@ -89,6 +89,23 @@ test('native streams are piped through and their last usage is counted', async (
   assert.equal(afterStream.outputTokens - before.outputTokens, 5);
 });
 
+test('image generations go upstream byte for byte; a body without a model does not', async () => {
+  const body = '{"model":"draw-2", "prompt":"x","response_format":"url"}';
+  const answer = await post('/v1/images/generations', { authorization: `Bearer ${PROXY_KEY}` }, body);
+  assert.equal(answer.status, 200);
+  assert.equal(seen.at(-1).url, '/v1/images/generations');
+  assert.equal(seen.at(-1).body, body);
+  assert.equal(seen.at(-1).headers.authorization, 'Bearer sim-compat-key');
+  const before = seen.length;
+  const refused = await post(
+    '/v1/images/generations',
+    { authorization: `Bearer ${PROXY_KEY}` },
+    '{"prompt":"x"}',
+  );
+  assert.equal(refused.status, 400);
+  assert.equal(seen.length, before);
+});
+
 test('malformed JSON is refused before the upstream', async () => {
   const before = seen.length;
   const answer = await post('/v1/chat/completions', { authorization: `Bearer ${PROXY_KEY}` }, '{"model":');

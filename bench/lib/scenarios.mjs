@@ -1,13 +1,24 @@
 // What is measured: the scenarios, the requests they send per route family, and how an answer is
-// recognised as a success. Route families: "native" (contents/parts under /v1beta) and "openai"
-// (OpenAI-style chat under /v1).
+// recognised as a success. Route families: "native" (contents/parts under /v1beta), "openai"
+// (OpenAI-style chat under /v1) and the two answer formats of /v1/images/generations.
 
 export const FAMILIES = ['native', 'openai'];
-export const FAMILY_LABELS = { native: 'native generateContent', openai: 'OpenAI-style chat' };
+export const IMAGE_FAMILIES = ['image-url', 'image-b64'];
+export const FAMILY_LABELS = {
+  native: 'native generateContent',
+  openai: 'OpenAI-style chat',
+  'image-url': 'images/generations, response_format url',
+  'image-b64': 'images/generations, response_format b64_json',
+};
+const IMAGE_RESPONSE_FORMATS = { 'image-url': 'url', 'image-b64': 'b64_json' };
 
 const NATIVE_MODEL = 'kappa-2.0-flash';
 const OPENAI_MODEL = 'chat-fast';
 const LARGE_PROMPT_BYTES = 64 * 1024;
+// draw-2 answers URLs (the gateway downloads them through its SSRF-safe fetcher, then stores them or
+// encodes them) and takes its smallest size, so that the figures are the gateway's, not PNG bytes'.
+const IMAGE_MODEL = 'draw-2';
+const IMAGE_SIZE = '256x256';
 
 /** Every target that measures a scenario, in round order; the filter drops what a target cannot serve. */
 const ALL_TARGETS = ['direct', 'proxy', 'gateway', 'gateway-warn', 'peer'];
@@ -64,6 +75,16 @@ export const SCENARIOS = [
     request: { stream: true },
     targets: MAIN_TARGETS,
   },
+  {
+    name: 'images',
+    title: `7. Image generation, 16 connections (${IMAGE_MODEL}, ${IMAGE_SIZE}, url and b64_json)`,
+    kind: 'wrk',
+    connections: 16,
+    request: { prompt: 'A lighthouse at dawn', stream: false },
+    families: IMAGE_FAMILIES,
+    // The peer's image route is not part of the comparison.
+    targets: ['direct', 'proxy', 'gateway'],
+  },
 ];
 
 /** A prompt of exactly `bytes` ASCII characters (ordinary words, so tokenisation is not degenerate). */
@@ -78,7 +99,10 @@ export function openStreamPrompt(seconds, intervalMs = 500) {
   return `Say hello [[sim chunks=${chunks};interval=${intervalMs}]]`;
 }
 
+const isImageFamily = (family) => IMAGE_FAMILIES.includes(family);
+
 export function requestPath(family, stream) {
+  if (isImageFamily(family)) return '/v1/images/generations';
   if (family === 'native') {
     return stream
       ? `/v1beta/models/${NATIVE_MODEL}:streamGenerateContent?alt=sse`
@@ -88,6 +112,14 @@ export function requestPath(family, stream) {
 }
 
 export function requestBody(family, { prompt, stream }) {
+  if (isImageFamily(family)) {
+    return JSON.stringify({
+      model: IMAGE_MODEL,
+      prompt,
+      size: IMAGE_SIZE,
+      response_format: IMAGE_RESPONSE_FORMATS[family],
+    });
+  }
   if (family === 'native') return JSON.stringify({ contents: [{ role: 'user', parts: [{ text: prompt }] }] });
   return JSON.stringify({
     model: OPENAI_MODEL,
@@ -114,15 +146,27 @@ export function answerProblem(family, stream, status, text) {
   } catch {
     return `not JSON: ${text.slice(0, 200)}`;
   }
+  if (isImageFamily(family)) return imageAnswerProblem(family, message, text);
   const usage = family === 'native' ? message.usageMetadata : message.usage;
   if (!usage) return `no usage in the answer: ${text.slice(0, 200)}`;
   return null;
 }
 
+/** An image answer succeeds when every item carries the format asked for. */
+function imageAnswerProblem(family, message, text) {
+  const field = family === 'image-url' ? 'url' : 'b64_json';
+  const items = message.data;
+  if (!Array.isArray(items) || items.length === 0) return `no image in the answer: ${text.slice(0, 200)}`;
+  const missing = items.findIndex((item) => typeof item?.[field] !== 'string' || item[field] === '');
+  return missing === -1 ? null : `data[${missing}] has no ${field}: ${text.slice(0, 200)}`;
+}
+
 /** Which (family, target) pairs a scenario runs, given the targets that are up. */
 export function scenarioPlan(scenario, availableTargets) {
-  return FAMILIES.map((family) => ({
-    family,
-    targets: scenario.targets.filter((name) => availableTargets[name]?.families[family]),
-  })).filter((entry) => entry.targets.length > 0);
+  return (scenario.families ?? FAMILIES)
+    .map((family) => ({
+      family,
+      targets: scenario.targets.filter((name) => availableTargets[name]?.families[family]),
+    }))
+    .filter((entry) => entry.targets.length > 0);
 }

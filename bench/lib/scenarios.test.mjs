@@ -64,3 +64,43 @@ test('the time-to-first-byte warm-up runs the same stream, unpaced', () => {
   assert.match(ttfb.request.prompt, /interval=20\b/);
   assert.match(ttfb.warmUpRequest.prompt, /chunks=3;interval=0\]\]/);
 });
+
+test('the image scenario asks for the small draw-2 size in each answer format, on the images route', () => {
+  const images = SCENARIOS.find((scenario) => scenario.name === 'images');
+  assert.deepEqual(images.families, ['image-url', 'image-b64']);
+  assert.equal(images.connections, 16);
+  assert.equal(requestPath('image-b64', false), '/v1/images/generations');
+  assert.deepEqual(JSON.parse(requestBody('image-url', images.request)), {
+    model: 'draw-2',
+    prompt: images.request.prompt,
+    size: '256x256',
+    response_format: 'url',
+  });
+  assert.equal(JSON.parse(requestBody('image-b64', images.request)).response_format, 'b64_json');
+});
+
+test('an image answer is a success only when every item carries the format asked for', () => {
+  assert.equal(
+    answerProblem('image-url', false, 200, '{"created":1,"data":[{"url":"http://x/1.png"}]}'),
+    null,
+  );
+  assert.equal(answerProblem('image-b64', false, 200, '{"data":[{"b64_json":"iVBORw0KGgo="}]}'), null);
+  assert.match(
+    answerProblem('image-b64', false, 200, '{"data":[{"url":"http://x/1.png"}]}'),
+    /data\[0\] has no b64_json/,
+  );
+  assert.match(answerProblem('image-url', false, 200, '{"data":[]}'), /no image/);
+  assert.match(answerProblem('image-url', false, 400, '{"error":{}}'), /status 400/);
+});
+
+test('the image plan runs only the image families, on the targets that serve them', () => {
+  const images = SCENARIOS.find((scenario) => scenario.name === 'images');
+  const targets = {
+    direct: { families: { openai: {}, 'image-url': {}, 'image-b64': {} } },
+    peer: { families: { openai: {} } },
+  };
+  assert.deepEqual(scenarioPlan(images, targets), [
+    { family: 'image-url', targets: ['direct'] },
+    { family: 'image-b64', targets: ['direct'] },
+  ]);
+});

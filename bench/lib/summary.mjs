@@ -532,6 +532,7 @@ npm run bench                   # full: ${meta.rounds} rounds × ${meta.duration
 npm run bench -- --smoke        # 1 round × 2 s, 100 streams: checks that the harness works (CI)
 npm run bench -- --scenario throughput --targets direct,gateway   # filters, to iterate
 npm run bench -- --profile --scenario throughput --targets gateway  # CPU profile of the gateway, grouped by package
+npm run bench -- --scenario images --rounds 1 --seconds 5           # only the image scenario, quickly
 npm run chaos                   # not a benchmark: faults under load, then the ledger audit (bench/README.md)
 \`\`\`
 

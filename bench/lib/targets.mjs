@@ -2,13 +2,14 @@
 // reference proxy, the gateway stack (Postgres, Redis, gateway, four workers) and the peer gateway.
 // Every child is remembered so that stopEverything() can end it, also on failure or Ctrl-C.
 import { spawn } from 'node:child_process';
-import { existsSync, openSync, closeSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, closeSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startApp, stopAll, waitForHttp, WORKER_APPS } from '../../tools/lib/processes.mjs';
 import { ensureServices } from '../../tools/lib/services.mjs';
 import { seedDemo } from '../../tools/lib/demo-seed.mjs';
-import { postAdmin, resetGatewayState } from './gateway-state.mjs';
+import { postAdmin, putAdmin, resetGatewayState } from './gateway-state.mjs';
 import { findProcesses } from './proc-stats.mjs';
 import { PROXY_KEY } from '../reference-proxy.mjs';
 
@@ -17,6 +18,15 @@ export const BENCH_DATABASE = 'gateway_bench';
 export const BENCH_REDIS_PREFIX = 'bench';
 const BENCH_CREDIT_MICROS = '1000000000000000';
 const SIM_KEYS = { native: 'sim-kappa-key', openai: 'sim-compat-key' };
+/** The image scenario's channel and price (per image, every tier), added beside the demo's. */
+export const BENCH_IMAGE_CHANNEL = {
+  type: 'compat',
+  name: 'bench-images',
+  secret: SIM_KEYS.openai,
+  models: [{ model: 'draw-2' }],
+  priority: 0,
+};
+export const BENCH_IMAGE_PRICES = [{ model: 'draw-2', perImage: { default: '20000' } }];
 
 export const TARGET_DESCRIPTIONS = {
   direct: 'the load generator straight to the simulator',
@@ -41,6 +51,12 @@ export function freePort() {
 
 const nativeHeaders = (key) => ({ 'x-vendor-api-key': key });
 const bearerHeaders = (key) => ({ authorization: `Bearer ${key}` });
+/** The route families a target serves with one OpenAI-style bearer key: chat and both image formats. */
+const bearerFamilies = (key) => ({
+  openai: bearerHeaders(key),
+  'image-url': bearerHeaders(key),
+  'image-b64': bearerHeaders(key),
+});
 
 /**
  * Starts and remembers processes. `log` prints progress; `logDir` receives the stdout/stderr of the
@@ -50,6 +66,7 @@ const bearerHeaders = (key) => ({ authorization: `Bearer ${key}` });
 export function createStack({ root, logDir, log, profileDir = null }) {
   const children = [];
   let stopping = false;
+  let objectStoreDir = null;
   const unexpectedExits = [];
 
   function remember(child, name) {
@@ -105,7 +122,7 @@ export function createStack({ root, logDir, log, profileDir = null }) {
     return {
       name: 'direct',
       baseUrl: simulator.url,
-      families: { native: nativeHeaders(SIM_KEYS.native), openai: bearerHeaders(SIM_KEYS.openai) },
+      families: { native: nativeHeaders(SIM_KEYS.native), ...bearerFamilies(SIM_KEYS.openai) },
       mainPid: simulator.pid,
       groups: { main: [simulator.pid] },
     };
@@ -123,7 +140,7 @@ export function createStack({ root, logDir, log, profileDir = null }) {
     return {
       name: 'proxy',
       baseUrl,
-      families: { native: nativeHeaders(PROXY_KEY), openai: bearerHeaders(PROXY_KEY) },
+      families: { native: nativeHeaders(PROXY_KEY), ...bearerFamilies(PROXY_KEY) },
       mainPid: child.pid,
       groups: { main: [child.pid], simulator: [simulator.pid] },
     };
@@ -170,7 +187,16 @@ export function createStack({ root, logDir, log, profileDir = null }) {
       redisPrefix: BENCH_REDIS_PREFIX,
       log,
     });
-    const baseEnv = { ...stateEnv, LOG_LEVEL: 'info' };
+    objectStoreDir = mkdtempSync(join(tmpdir(), 'gateway-bench-objects-'));
+    const baseEnv = {
+      ...stateEnv,
+      LOG_LEVEL: 'info',
+      // The image scenario's upstream (the simulator) answers URLs on loopback, which the SSRF-safe
+      // fetcher refuses unless allowed; this stack only, never a default.
+      SSRF_ALLOW_HOSTS: '127.0.0.1',
+      // The stored images of a run are thrown away with the stack.
+      OBJECT_STORE_DIR: objectStoreDir,
+    };
     const workers = WORKER_APPS.map((app) => remember(startApp(root, app, baseEnv, { quiet: true }), app));
     const adminPort = await freePort();
     const adminGateway = {
@@ -211,6 +237,13 @@ export function createStack({ root, logDir, log, profileDir = null }) {
       adminToken: baseEnv.ADMIN_TOKEN,
       simulatorUrl: simulator.url,
     });
+    await putAdmin(adminGateway.baseUrl, baseEnv.ADMIN_TOKEN, '/admin/prices', {
+      prices: BENCH_IMAGE_PRICES,
+    });
+    await postAdmin(adminGateway.baseUrl, baseEnv.ADMIN_TOKEN, '/admin/channels', {
+      ...BENCH_IMAGE_CHANNEL,
+      baseUrl: simulator.url,
+    });
     await postAdmin(adminGateway.baseUrl, baseEnv.ADMIN_TOKEN, `/admin/accounts/${accountId}/credits`, {
       amountMicros: BENCH_CREDIT_MICROS,
       idempotencyKey: `bench-credit-${accountId}`,
@@ -221,7 +254,7 @@ export function createStack({ root, logDir, log, profileDir = null }) {
     return gateways.map(({ name, child, baseUrl }) => ({
       name,
       baseUrl,
-      families: { native: nativeHeaders(key), openai: bearerHeaders(key) },
+      families: { native: nativeHeaders(key), ...bearerFamilies(key) },
       mainPid: child.pid,
       groups: {
         main: [child.pid],
@@ -243,7 +276,11 @@ export function createStack({ root, logDir, log, profileDir = null }) {
   let stopped = null;
   function stopEverything() {
     stopping = true;
-    stopped ??= stopAll(children.filter((child) => child.exitCode === null && child.signalCode === null));
+    stopped ??= stopAll(
+      children.filter((child) => child.exitCode === null && child.signalCode === null),
+    ).then(() => {
+      if (objectStoreDir) rmSync(objectStoreDir, { recursive: true, force: true });
+    });
     return stopped;
   }
 
