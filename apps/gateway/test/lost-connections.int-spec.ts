@@ -6,6 +6,7 @@ import { QUEUE_NAMES } from '@gateway/tasks/queues';
 import { createTestDatabase, TEST_POSTGRES_ADMIN_URL, waitFor, type TestDatabase } from '@gateway/testing';
 import { seedTextOverAdminApi } from './admin-seed';
 import { BuiltApps, freePort, untilListening, type AppProcess } from './app-processes';
+import { terminateBackends, whileDatabaseRefusesConnections } from './postgres-outage';
 import { TcpOutageProxy } from './tcp-outage.proxy';
 import { sendTextCall, TEXT_CALL_KINDS, type TextCallKind } from './text-calls.client';
 
@@ -76,13 +77,6 @@ describe('lost Postgres and Redis connections (gateway and worker-text processes
 
   const call = (kind: TextCallKind) => sendTextCall(gatewayUrl, key, kind);
 
-  function terminateBackends(): Promise<unknown> {
-    return postgresAdmin.query(
-      'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
-      [databaseName],
-    );
-  }
-
   /** Runs a reaping job on worker-text and waits for its outcome: the worker's pool gets a connection. */
   async function reapOnWorker(): Promise<void> {
     const job = await maintenanceQueue.add(HOLD_REAPER_JOB, {});
@@ -113,7 +107,7 @@ describe('lost Postgres and Redis connections (gateway and worker-text processes
     });
     await waitFor(async () => statuses.length >= 40, 30_000);
     for (let round = 0; round < 3; round += 1) {
-      await terminateBackends();
+      await terminateBackends(postgresAdmin, databaseName);
       await new Promise((resolve) => setTimeout(resolve, 300));
     }
     loading = false;
@@ -130,9 +124,7 @@ describe('lost Postgres and Redis connections (gateway and worker-text processes
   }, 120_000);
 
   it('answers 503 in the route dialect while the database refuses connections, and serves again once it is back', async () => {
-    await postgresAdmin.query(`alter database "${databaseName}" with allow_connections false`);
-    try {
-      await terminateBackends();
+    await whileDatabaseRefusesConnections(postgresAdmin, databaseName, async () => {
       const native = await call('native');
       expect(native.status).toBe(503);
       expect(JSON.parse(native.text)).toEqual({
@@ -143,9 +135,7 @@ describe('lost Postgres and Redis connections (gateway and worker-text processes
       expect(JSON.parse(openai.text)).toMatchObject({
         error: { message: expect.any(String), type: 'server_error' },
       });
-    } finally {
-      await postgresAdmin.query(`alter database "${databaseName}" with allow_connections true`);
-    }
+    });
     await waitFor(async () => (await call('native')).status === 200, 30_000);
     for (const kind of TEXT_CALL_KINDS) expect((await call(kind)).status).toBe(200);
     expectBothRunningAndStructured();

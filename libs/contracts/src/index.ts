@@ -6,6 +6,7 @@ export * from './validation/json-shape.check';
 export * from './validation/validate-body.util';
 export * from './validation/check-body.util';
 export * from './validation/value-checks.util';
+export * from './validation/storable-text.check';
 export * from './validation/rule.decorator';
 export * from './validation/field.decorator';
 export * from './validation/scalar-field.decorator';

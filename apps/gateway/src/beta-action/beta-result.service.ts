@@ -6,6 +6,7 @@ import { UpstreamError, type TaskPollResult } from '@gateway/providers-core';
 import { betaSuccess, type BetaAnswerContext } from '../errors/beta-envelope.renderer';
 import { GatewayError } from '../errors/gateway-error';
 import type { TaskRuntime } from '../tasks/task-runtime';
+import { isPublicTaskId } from '../tasks/public-task-id.util';
 import { TaskRuntimeLoader } from '../tasks/task-runtime.loader';
 import type { BetaAnswer } from './beta-answer';
 import { betaClientError, doneImageData, failedTaskError } from './beta-result-answer';
@@ -24,6 +25,7 @@ export class BetaResultService {
 
   async getResult(key: ResolvedKey, body: unknown, context: BetaAnswerContext): Promise<BetaAnswer> {
     const query = toBetaResultQuery(body);
+    if (!isPublicTaskId(query.taskId, BETA_ROUTE_TASK_PREFIX)) return statusAnswer('not_found', context);
     const runtime = await this.tasks.runtime();
     let task = await runtime.store.findById(query.taskId);
     if (!task || !isOwnBetaTask(task, key)) return statusAnswer('not_found', context);

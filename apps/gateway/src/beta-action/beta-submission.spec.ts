@@ -86,6 +86,11 @@ describe('toBetaSubmission', () => {
     [{ req_key: 'beta_t2i_v40', prompt: 'x'.repeat(801) }, 'prompt'],
     [{ req_key: 'beta_t2i_v40', prompt: 'k', size: 512 * 512 }, 'size'],
     [[{ req_key: 'beta_t2i_v40' }], '(body)'],
+    // What the task row's jsonb request cannot hold, wherever it is.
+    [{ req_key: 'beta_t2i_v40', prompt: 'a\u0000b' }, 'prompt'],
+    [{ req_key: 'beta_t2i_v40', prompt: 'k', image_urls: ['https://a.test/\ud800'] }, 'image_urls[0]'],
+    [{ req_key: 'beta_t2i_v40', prompt: 'k', extra: { note: '\u0000' } }, 'extra.note'],
+    [{ req_key: 'beta_t2i_v40', prompt: 'k', req_json: '{"logo_info":{"text":"\\u0000"}}' }, 'req_json'],
   ])('refuses %j, naming %s', (body, param) => {
     const error = refusalOf(body);
     expect(error.code).toBe('invalid_request');

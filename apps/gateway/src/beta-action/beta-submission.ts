@@ -1,4 +1,10 @@
-import { BetaSubmitTaskDto, describeProblems, validateBody } from '@gateway/contracts';
+import {
+  BetaSubmitTaskDto,
+  describeProblems,
+  findUnstorableText,
+  UNSTORABLE_TEXT_PROBLEM,
+  validateBody,
+} from '@gateway/contracts';
 import {
   BETA_IMAGE_MODELS,
   BETA_TIER_AREA,
@@ -33,6 +39,11 @@ export function toBetaSubmission(body: unknown): BetaSubmission {
   const validation = validateBody(BetaSubmitTaskDto, body);
   if (!validation.ok) {
     throw GatewayError.invalidRequest(describeProblems(validation.problems), validation.problems[0]?.field);
+  }
+  // Every field, named or passed through, is kept in the task row's jsonb request, which refuses these.
+  const unstorable = findUnstorableText(body);
+  if (unstorable !== undefined) {
+    throw GatewayError.invalidRequest(`${unstorable} ${UNSTORABLE_TEXT_PROBLEM}.`, unstorable);
   }
   const { req_key: reqKey, resolution, req_json: reqJson, ...fields } = body as Record<string, unknown>;
   const model = betaImageModelOf(reqKey as string);
@@ -97,6 +108,11 @@ function resultOptionsOf(reqJson: unknown): SerialisableObject {
     if (!isJsonObject(value))
       throw GatewayError.invalidRequest(`req_json.${key} must be an object.`, 'req_json');
     kept[key] = value as SerialisableObject;
+  }
+  // Kept in the task row's jsonb request too, once decoded: escapes in the encoded text count.
+  const unstorable = findUnstorableText(kept);
+  if (unstorable !== undefined) {
+    throw GatewayError.invalidRequest(`req_json.${unstorable} ${UNSTORABLE_TEXT_PROBLEM}.`, 'req_json');
   }
   return kept;
 }

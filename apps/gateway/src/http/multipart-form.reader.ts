@@ -74,6 +74,9 @@ export function readMultipartForm(request: FastifyRequest, limits: MultipartLimi
           fail(tooLarge(`The files together exceed ${limits.totalBytes} bytes.`));
         else if (!failed) chunks.push(chunk);
       });
+      // A body that ends inside a file fails the file's stream; with no listener that error would end
+      // the process.
+      stream.on('error', (error: unknown) => fail(malformed(error)));
       stream.on('limit', () =>
         fail(tooLarge(`The file in '${field}' exceeds ${limits.fileBytes} bytes.`, field)),
       );

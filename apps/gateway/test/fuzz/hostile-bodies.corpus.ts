@@ -78,6 +78,23 @@ function generatedBodies(bodyLimitBytes: number): HostileBody[] {
       `{"model":"${'m'.repeat(5_000_000)}","messages":[{"role":"user","content":"x"}]}`,
     ),
     generated('a field name of 1 MB', `{"${'k'.repeat(1_000_000)}":1}`),
+    generated(
+      'image references of 10,000 items',
+      `{"model":"img-2","prompt":"A fox","image":${jsonList('"iVBORw0KGgo="', 10_000)}}`,
+    ),
+    generated('an image prompt of 100,001 characters', `{"model":"img-1","prompt":"${'p'.repeat(100_001)}"}`),
+    generated(
+      'bt image_urls of 10,000 items',
+      `{"req_key":"beta_t2i_v40","prompt":"a kite","image_urls":${jsonList('"https://example.com/a.png"', 10_000)}}`,
+    ),
+    generated(
+      'bt image_urls of one URL of 1 MB',
+      `{"req_key":"beta_t2i_v40","prompt":"a kite","image_urls":["https://example.com/${'a'.repeat(1_000_000)}"]}`,
+    ),
+    generated(
+      'bt binary_data_base64 of 10,000 items',
+      `{"req_key":"beta_t2i_v40","prompt":"a kite","binary_data_base64":${jsonList('"iVBORw0KGgo="', 10_000)}}`,
+    ),
     generated('one byte over the body limit', Buffer.alloc(bodyLimitBytes + 1, 0x20)),
   ];
 }

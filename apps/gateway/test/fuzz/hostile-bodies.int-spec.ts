@@ -1,4 +1,5 @@
 import { GatewayHarness, type TextDemo } from '../gateway-harness';
+import { imageHarnessEnv, seedImageDemo } from '../image-demo';
 import { type HostileBody, loadHostileBodies } from './hostile-bodies.corpus';
 
 /** A route that takes a JSON body, and the credential it is called with. */
@@ -12,15 +13,19 @@ interface FuzzRoute {
 /** How many requests are in flight at once: enough to overlap them, few enough for a shared machine. */
 const CONCURRENCY = 6;
 
-describe('hostile bodies (fuzz corpus) against the text routes and the admin API', () => {
+describe('hostile bodies (fuzz corpus) against the text, image and /bt routes and the admin API', () => {
   let harness: GatewayHarness;
   let demo: TextDemo;
   let routes: FuzzRoute[];
   let bodies: HostileBody[];
 
   beforeAll(async () => {
-    harness = await GatewayHarness.start();
+    harness = await GatewayHarness.start(imageHarnessEnv());
     demo = await harness.seedTextDemo();
+    // Image prices and channels as the image and /bt specs seed them; every call uses the text demo's
+    // key, so the one account whose balance is checked below is the one every route would charge.
+    await seedImageDemo(harness);
+    await harness.seedBetaChannel();
     // The admin routes that take an id change objects of their own, never the demo's account.
     const accountId = await harness.createAccount(0n);
     const { id: keyId } = await harness.createKey(accountId);
@@ -50,6 +55,24 @@ describe('hostile bodies (fuzz corpus) against the text routes and the admin API
         method: 'POST',
         path: '/v1beta/models/kappa-2.0-flash:streamGenerateContent?alt=sse',
         headers: vendorKey,
+      },
+      {
+        name: 'image generations',
+        method: 'POST',
+        path: '/v1/images/generations',
+        headers: { authorization: `Bearer ${demo.key}` },
+      },
+      {
+        name: 'bt submit',
+        method: 'POST',
+        path: '/bt?Action=CVSync2AsyncSubmitTask&Version=2022-08-31',
+        headers: { authorization: `Bearer ${demo.key}` },
+      },
+      {
+        name: 'bt get result',
+        method: 'POST',
+        path: '/bt?Action=CVSync2AsyncGetResult&Version=2022-08-31',
+        headers: { authorization: `Bearer ${demo.key}` },
       },
       { name: 'admin create channel', method: 'POST', path: '/admin/channels', headers: admin },
       { name: 'admin PATCH channel', method: 'PATCH', path: `/admin/channels/${channelId}`, headers: admin },

@@ -52,6 +52,7 @@ export class BetaSubmitTaskDto {
     description: 'What to draw; required without reference images.',
     optional: true,
     maxLength: BETA_ACTION_LIMITS.promptCharacters,
+    storable: true,
   })
   prompt?: string;
 

@@ -23,8 +23,10 @@ export class ImageRequestFieldsDto {
   model: string;
 
   @StringField({
-    description: 'What to draw; whether an empty prompt is refused is up to the upstream.',
+    description:
+      'What to draw; whether an empty prompt is refused is up to the upstream. NUL and unpaired surrogate characters are refused, as on /bt (which keeps its prompts as sent).',
     maxLength: IMAGE_REQUEST_LIMITS.promptLength,
+    storable: true,
     example: 'A lighthouse at dawn',
   })
   prompt: string;

@@ -1,4 +1,5 @@
 import { isBase64, isISO8601, isURL } from 'class-validator';
+import { hasUnstorableText, UNSTORABLE_TEXT_PROBLEM } from './storable-text.check';
 
 /**
  * A check answers `undefined` when a value is acceptable, otherwise the problem in words without the
@@ -20,6 +21,8 @@ export interface StringRules {
   pattern?: RegExp;
   /** What the pattern means, said to the client: "must be <patternHint>". */
   patternHint?: string;
+  /** Refuse what Postgres cannot store (NUL, unpaired surrogates): text kept as the client sent it. */
+  storable?: boolean;
 }
 
 export interface ListRules {
@@ -80,6 +83,7 @@ export function checkString(value: unknown, rules: StringRules = {}): string | u
   }
   if (rules.pattern && !rules.pattern.test(value))
     return `must be ${rules.patternHint ?? `like ${rules.pattern}`}`;
+  if (rules.storable && hasUnstorableText(value)) return UNSTORABLE_TEXT_PROBLEM;
   return undefined;
 }
 
