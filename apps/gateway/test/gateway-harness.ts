@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Pool, type QueryResultRow } from 'pg';
-import { HoldLeases } from '@gateway/billing';
+import { HoldLeases, LedgerAudit, type LedgerAuditResult } from '@gateway/billing';
 import { loadConfig, type GatewayConfig } from '@gateway/config';
+import { createPrismaClient, type PrismaClient } from '@gateway/db';
 import { startSimulator } from '@gateway/simulators';
 import { createTestDatabase, logsDirectory, secretsDirectory } from '@gateway/testing';
 import { createGatewayApp, type GatewayApp } from '../src/bootstrap';
@@ -20,6 +21,14 @@ export interface GatewayInstance {
   url: string;
   app: GatewayApp;
   close(): Promise<void>;
+}
+
+/** A request log row's outcome and money, as the image and task tests check them. */
+export interface RequestLogOutcome {
+  http_status: number;
+  end_reason: string;
+  image_count: number;
+  cost_micros: string;
 }
 
 export interface TextDemo {
@@ -67,6 +76,7 @@ export class GatewayHarness {
   private readonly instances: GatewayInstance[] = [];
   private readonly runFileName = `${randomBytes(6).toString('hex')}.txt`;
   private databasePool: Pool | undefined;
+  private prisma: PrismaClient | undefined;
 
   private constructor(
     readonly config: GatewayConfig,
@@ -260,10 +270,59 @@ export class GatewayHarness {
     });
   }
 
+  /** A channel of one image model, priced per image whatever the tier. */
+  async seedImageChannel(options: {
+    type: string;
+    model: string;
+    secret: string;
+    perImageMicros: bigint;
+  }): Promise<string> {
+    await this.adminOk('PUT', '/admin/prices', {
+      prices: [{ model: options.model, perImage: { default: options.perImageMicros.toString() } }],
+    });
+    return this.createChannel({
+      type: options.type,
+      name: `${options.type}-images-${randomBytes(3).toString('hex')}`,
+      secret: options.secret,
+      models: [{ model: options.model }],
+    });
+  }
+
   /** Reads the harness database directly, to check what the gateway wrote. */
   async query<T extends QueryResultRow>(sql: string, values: unknown[] = []): Promise<T[]> {
+    return (await this.pool().query<T>(sql, values)).rows;
+  }
+
+  private pool(): Pool {
     this.databasePool ??= new Pool({ connectionString: this.config.databaseUrl, max: 2 });
-    return (await this.databasePool.query<T>(sql, values)).rows;
+    return this.databasePool;
+  }
+
+  /** The request logs of a key, oldest first. */
+  requestLogsOf(keyId: string): Promise<RequestLogOutcome[]> {
+    return this.query<RequestLogOutcome>(
+      'select http_status, end_reason, image_count, cost_micros::text from request_logs where key_id = $1 order by id',
+      [keyId],
+    );
+  }
+
+  /** An account's books as they stand: balance against ledger, money held, holds and leases open. */
+  auditAccount(accountId: string): Promise<LedgerAuditResult> {
+    this.prisma ??= createPrismaClient(this.pool());
+    return new LedgerAudit(this.prisma).auditAccount(accountId);
+  }
+
+  /**
+   * Settles everything, then checks that the account's books balance with no money held (nor any
+   * hold open), and returns its audit (balance, captures).
+   */
+  async settledBooks(accountId: string): Promise<LedgerAuditResult> {
+    await this.settled();
+    const books = await this.auditAccount(accountId);
+    expect(books.balanced).toBe(true);
+    expect(books.held).toBe(0n);
+    expect(books.openHolds).toBe(0n);
+    return books;
   }
 
   /** Money that moved for an account: its ledger amounts by kind (credit, capture). */
@@ -288,6 +347,7 @@ export class GatewayHarness {
 
   async close(): Promise<void> {
     for (const instance of this.instances.reverse()) await instance.close();
+    await this.prisma?.$disconnect();
     await this.databasePool?.end();
     await this.closeSimulator();
     await this.dropDatabase();

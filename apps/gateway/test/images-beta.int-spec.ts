@@ -1,7 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { LedgerAudit } from '@gateway/billing';
-import { createPgPool, createPrismaClient, type PrismaClient } from '@gateway/db';
-import type { Pool } from 'pg';
 import { GatewayHarness, type GatewayInstance } from './gateway-harness';
 import { base64ImageSize, downloadedImage, imageHarnessEnv, openAiClient } from './image-demo';
 
@@ -34,24 +31,14 @@ interface ImageAnswer {
 describe('images on the beta task wire', () => {
   let harness: GatewayHarness;
   let shortWait: GatewayInstance;
-  let pool: Pool;
-  let prisma: PrismaClient;
-  let audit: LedgerAudit;
 
   beforeAll(async () => {
     harness = await GatewayHarness.start({ ...imageHarnessEnv(), IMAGE_TASK_POLL_INTERVAL_MS: '50' });
     shortWait = await harness.startInstance({ imageTaskTimeoutMs: SHORT_TASK_TIMEOUT_MS });
     await harness.seedBetaChannel({ models: ['beta-4.0'] });
     await harness.seedBetaChannel({ secret: 'sk-sim-beta-relay', models: ['beta-4.5'] });
-    pool = createPgPool(harness.config.databaseUrl, 2);
-    prisma = createPrismaClient(pool);
-    audit = new LedgerAudit(prisma);
   });
-  afterAll(async () => {
-    await prisma.$disconnect();
-    await pool.end();
-    await harness.close();
-  });
+  afterAll(() => harness.close());
 
   async function newAccount(): Promise<{ key: string; keyId: string; accountId: string }> {
     const accountId = await harness.createAccount(CREDIT);
@@ -71,27 +58,6 @@ describe('images on the beta task wire', () => {
   async function resultQueries(): Promise<number> {
     const response = await fetch(`${harness.simulatorUrl}/__sim/stats`);
     return ((await response.json()) as { byRoute: Record<string, number> }).byRoute['beta:getResult'] ?? 0;
-  }
-
-  async function settledBooks(accountId: string) {
-    await harness.settled();
-    const books = await audit.auditAccount(accountId);
-    expect(books.balanced).toBe(true);
-    expect(books.held).toBe(0n);
-    expect(books.openHolds).toBe(0n);
-    return books;
-  }
-
-  async function logsOf(keyId: string) {
-    return harness.query<{
-      http_status: number;
-      end_reason: string;
-      image_count: number;
-      cost_micros: string;
-    }>(
-      'select http_status, end_reason, image_count, cost_micros::text from request_logs where key_id = $1 order by id',
-      [keyId],
-    );
   }
 
   function generate(url: string, key: string, body: Record<string, unknown>) {
@@ -138,9 +104,9 @@ describe('images on the beta task wire', () => {
     // polls=2 then polls=1: three pending answers and two done ones at least.
     expect((await resultQueries()) - queriesBefore).toBeGreaterThanOrEqual(5);
 
-    const books = await settledBooks(account.accountId);
+    const books = await harness.settledBooks(account.accountId);
     expect(books.captures).toBe(2n * ONE_1K_IMAGE);
-    expect(await logsOf(account.keyId)).toEqual([
+    expect(await harness.requestLogsOf(account.keyId)).toEqual([
       { http_status: 200, end_reason: 'completed', image_count: 1, cost_micros: ONE_1K_IMAGE.toString() },
       { http_status: 200, end_reason: 'completed', image_count: 1, cost_micros: ONE_1K_IMAGE.toString() },
     ]);
@@ -171,10 +137,10 @@ describe('images on the beta task wire', () => {
     });
     expect(answer.status).toBe(400);
     expect(answer.body.error).toMatchObject({ code: 'content_policy_violation' });
-    const books = await settledBooks(account.accountId);
+    const books = await harness.settledBooks(account.accountId);
     expect(books.captures).toBe(0n);
     expect(books.balance).toBe(CREDIT);
-    expect(await logsOf(account.keyId)).toEqual([
+    expect(await harness.requestLogsOf(account.keyId)).toEqual([
       { http_status: 400, end_reason: 'upstream_error', image_count: 0, cost_micros: '0' },
     ]);
   });
@@ -189,7 +155,7 @@ describe('images on the beta task wire', () => {
       prompt: `A kite [[sim error=${errorClass};error_after=1]]`,
     });
     expect(answer.status).toBe(status);
-    const books = await settledBooks(account.accountId);
+    const books = await harness.settledBooks(account.accountId);
     expect(books.captures).toBe(0n);
     expect(books.balance).toBe(CREDIT);
     const holds = await harness.query<{ status: string; amount: string }>(
@@ -197,7 +163,7 @@ describe('images on the beta task wire', () => {
       [answer.headers.get('x-request-id')],
     );
     expect(holds).toEqual([{ status: 'settled', amount: ONE_1K_IMAGE.toString() }]);
-    expect(await logsOf(account.keyId)).toEqual([
+    expect(await harness.requestLogsOf(account.keyId)).toEqual([
       { http_status: status, end_reason: 'upstream_error', image_count: 0, cost_micros: '0' },
     ]);
   });
@@ -209,10 +175,10 @@ describe('images on the beta task wire', () => {
       prompt: `A slow kite [[sim task_ms=${SHORT_TASK_TIMEOUT_MS * 5}]]`,
     });
     expect(answer.status).toBe(504);
-    const books = await settledBooks(account.accountId);
+    const books = await harness.settledBooks(account.accountId);
     expect(books.captures).toBe(0n);
     expect(books.balance).toBe(CREDIT);
-    const [log] = await logsOf(account.keyId);
+    const [log] = await harness.requestLogsOf(account.keyId);
     expect(log).toMatchObject({ http_status: 504, image_count: 0, cost_micros: '0' });
   });
 });

@@ -1,6 +1,3 @@
-import { LedgerAudit } from '@gateway/billing';
-import { createPgPool, createPrismaClient, type PrismaClient } from '@gateway/db';
-import type { Pool } from 'pg';
 import { waitFor } from '@gateway/testing';
 import { GatewayHarness } from './gateway-harness';
 import { IMAGE_PRICE_MICROS, imageHarnessEnv, seedImageDemo, type ImageDemo } from './image-demo';
@@ -12,49 +9,17 @@ interface ImageAnswer {
 
 describe('money of image requests', () => {
   let harness: GatewayHarness;
-  let pool: Pool;
-  let prisma: PrismaClient;
-  let audit: LedgerAudit;
 
   beforeAll(async () => {
     harness = await GatewayHarness.start(imageHarnessEnv());
-    pool = createPgPool(harness.config.databaseUrl, 2);
-    prisma = createPrismaClient(pool);
-    audit = new LedgerAudit(prisma);
   });
-  afterAll(async () => {
-    await prisma.$disconnect();
-    await pool.end();
-    await harness.close();
-  });
+  afterAll(() => harness.close());
 
   function generate(demo: ImageDemo, body: Record<string, unknown>) {
     return harness.request<ImageAnswer>('POST', '/v1/images/generations', {
       body: { model: 'img-1', response_format: 'b64_json', ...body },
       headers: { authorization: `Bearer ${demo.key}` },
     });
-  }
-
-  /** Settles everything, then checks the account's books and returns its balance and captures. */
-  async function settledBooks(demo: ImageDemo) {
-    await harness.settled();
-    const books = await audit.auditAccount(demo.accountId);
-    expect(books.balanced).toBe(true);
-    expect(books.held).toBe(0n);
-    expect(books.openHolds).toBe(0n);
-    return books;
-  }
-
-  async function logsOf(demo: ImageDemo) {
-    return harness.query<{
-      http_status: number;
-      end_reason: string;
-      image_count: number;
-      cost_micros: string;
-    }>(
-      'select http_status, end_reason, image_count, cost_micros::text from request_logs where key_id = $1 order by id',
-      [demo.keyId],
-    );
   }
 
   it('admits at most what the balance covers among 100 concurrent requests, and the ledger balances', async () => {
@@ -72,10 +37,10 @@ describe('money of image requests', () => {
     for (const answer of refused) {
       expect(answer.body.error).toMatchObject({ type: 'insufficient_quota', code: 'insufficient_quota' });
     }
-    const books = await settledBooks(demo);
+    const books = await harness.settledBooks(demo.accountId);
     expect(books.captures).toBe(10n * IMAGE_PRICE_MICROS);
     expect(books.balance).toBe(0n);
-    const logs = await logsOf(demo);
+    const logs = await harness.requestLogsOf(demo.keyId);
     expect(logs).toHaveLength(100);
     expect(logs.filter((log) => log.end_reason === 'completed' && log.image_count === 1)).toHaveLength(10);
   });
@@ -85,9 +50,9 @@ describe('money of image requests', () => {
     const answer = await generate(demo, { prompt: 'Two foxes', n: 2 });
     expect(answer.status).toBe(200);
     expect(answer.body.data).toHaveLength(2);
-    const books = await settledBooks(demo);
+    const books = await harness.settledBooks(demo.accountId);
     expect(books.captures).toBe(2n * IMAGE_PRICE_MICROS);
-    expect(await logsOf(demo)).toEqual([
+    expect(await harness.requestLogsOf(demo.keyId)).toEqual([
       {
         http_status: 200,
         end_reason: 'completed',
@@ -105,9 +70,9 @@ describe('money of image requests', () => {
       type: 'invalid_request_error',
       code: 'content_policy_violation',
     });
-    const books = await settledBooks(demo);
+    const books = await harness.settledBooks(demo.accountId);
     expect(books.captures).toBe(0n);
-    expect(await logsOf(demo)).toEqual([
+    expect(await harness.requestLogsOf(demo.keyId)).toEqual([
       { http_status: 400, end_reason: 'upstream_error', image_count: 0, cost_micros: '0' },
     ]);
   });
@@ -122,10 +87,10 @@ describe('money of image requests', () => {
     const answer = await generate(demo, { prompt: `A fox [[sim error=${errorClass}]]` });
     expect(answer.status).toBe(status);
     expect(answer.body.error?.type).toEqual(expect.any(String));
-    const books = await settledBooks(demo);
+    const books = await harness.settledBooks(demo.accountId);
     expect(books.captures).toBe(0n);
     expect(books.balance).toBe(10n * IMAGE_PRICE_MICROS);
-    const [log] = await logsOf(demo);
+    const [log] = await harness.requestLogsOf(demo.keyId);
     expect(log).toMatchObject({
       http_status: status,
       end_reason: 'upstream_error',
@@ -159,21 +124,21 @@ describe('money of image requests', () => {
     await expect(request).rejects.toThrow();
 
     await waitForLog(demo);
-    const books = await settledBooks(demo);
+    const books = await harness.settledBooks(demo.accountId);
     expect(books.captures).toBe(0n);
-    expect(await logsOf(demo)).toEqual([
+    expect(await harness.requestLogsOf(demo.keyId)).toEqual([
       { http_status: 499, end_reason: 'client_disconnect', image_count: 0, cost_micros: '0' },
     ]);
   });
 
   async function waitForHeld(demo: ImageDemo, micros: bigint): Promise<void> {
-    await waitFor(async () => (await audit.auditAccount(demo.accountId)).held === micros);
+    await waitFor(async () => (await harness.auditAccount(demo.accountId)).held === micros);
   }
 
   async function waitForLog(demo: ImageDemo): Promise<void> {
     await waitFor(async () => {
       await harness.settled();
-      return (await logsOf(demo)).length > 0;
+      return (await harness.requestLogsOf(demo.keyId)).length > 0;
     });
   }
 });

@@ -104,51 +104,27 @@ describe('images through the official client (compat families)', () => {
     expect(answer.data).toHaveLength(1);
   });
 
-  it('serves the eta iota family through its own channel type, url and b64_json', async () => {
-    await harness.adminOk('PUT', '/admin/prices', {
-      prices: [{ model: 'eta-iota-4-5-251128', perImage: { default: '30000' } }],
-    });
-    await harness.createChannel({
-      type: 'eta',
-      name: 'eta-images',
-      secret: 'sim-eta-key',
-      models: [{ model: 'eta-iota-4-5-251128' }],
-    });
-    for (const format of ['url', 'b64_json'] as const) {
-      const answer = await client().images.generate({
-        model: 'eta-iota-4-5-251128',
-        prompt: 'A lighthouse at dawn',
-        size: '16:9' as Size,
-        response_format: format,
-      });
-      const item = answer.data?.[0];
-      const size = item?.url ? await downloadedImage(item.url) : base64ImageSize(item?.b64_json ?? '');
-      expect(size).toMatchObject({ width: 2560, height: 1440 });
-    }
-  });
-
-  it('serves the kappa image family through /v1/images on its native wire, url and b64_json', async () => {
-    await harness.adminOk('PUT', '/admin/prices', {
-      prices: [{ model: 'kappa-3-pro-image-preview', perImage: { default: '30000' } }],
-    });
-    await harness.createChannel({
-      type: 'kappa',
-      name: 'kappa-images',
-      secret: 'sim-kappa-key',
-      models: [{ model: 'kappa-3-pro-image-preview' }],
-    });
-    for (const format of ['url', 'b64_json'] as const) {
-      const answer = await client().images.generate({
-        model: 'kappa-3-pro-image-preview',
-        prompt: 'A lighthouse at dawn',
-        response_format: format,
-      });
-      const item = answer.data?.[0];
-      const size = item?.url ? await downloadedImage(item.url) : base64ImageSize(item?.b64_json ?? '');
-      // The 1K tier at the default 1:1 ratio.
-      expect(size).toMatchObject({ width: 1024, height: 1024 });
-    }
-  });
+  // kappa is answered at its 1K tier, at the default 1:1 ratio.
+  it.each([
+    ['eta', 'eta-iota-4-5-251128', { size: '16:9' as Size }, 2560, 1440],
+    ['kappa', 'kappa-3-pro-image-preview', {}, 1024, 1024],
+  ])(
+    'serves the %s image family %s through its own channel type, url and b64_json',
+    async (type, model, fields, width, height) => {
+      await harness.seedImageChannel({ type, model, secret: `sim-${type}-key`, perImageMicros: 30_000n });
+      for (const format of ['url', 'b64_json'] as const) {
+        const answer = await client().images.generate({
+          model,
+          prompt: 'A lighthouse at dawn',
+          ...fields,
+          response_format: format,
+        });
+        const item = answer.data?.[0];
+        const size = item?.url ? await downloadedImage(item.url) : base64ImageSize(item?.b64_json ?? '');
+        expect(size).toMatchObject({ width, height });
+      }
+    },
+  );
 
   it('declares the image routes and the stored files in the OpenAPI document', async () => {
     const document = await harness.request<{ paths: Record<string, Record<string, unknown>> }>(

@@ -1,24 +1,19 @@
-import { imageAdapterFor } from '@gateway/providers';
 import {
-  createUndiciHttpClient,
-  systemClock,
   UpstreamError,
-  type AdapterContext,
-  type ClosableUpstreamHttpClient,
   type GeneratedImage,
   type ImageEditCall,
   type ImageOperation,
   type ImageRequest,
-  type SynchronousImageAdapter,
 } from '@gateway/providers-core';
-import {
-  DEFAULT_COMPAT_KEY,
-  startSimulator,
-  type JournalEntry,
-  type RunningSimulator,
-} from '@gateway/simulators';
+import { DEFAULT_COMPAT_KEY } from '@gateway/simulators';
 import { imageSize } from 'image-size';
 import { PNG } from 'pngjs';
+import {
+  generatedImageBytes,
+  plannedImageCall,
+  registeredSynchronousImageAdapter,
+} from './testing/registered-image-adapter.util';
+import { useSimulatorSession } from './testing/simulator-session';
 
 /**
  * The compat channel type's image capability against the compat image simulator over HTTP: every
@@ -26,60 +21,28 @@ import { PNG } from 'pngjs';
  * lives with the simulator app because only an app may import both the registry and the simulators.
  */
 describe('compat image adapter against the simulator', () => {
-  let simulator: RunningSimulator;
-  let http: ClosableUpstreamHttpClient;
-  let adapter: SynchronousImageAdapter;
+  const simulator = useSimulatorSession();
+  const adapter = registeredSynchronousImageAdapter('compat');
+  const context = () => simulator.contextFor(DEFAULT_COMPAT_KEY);
 
-  beforeAll(async () => {
-    simulator = await startSimulator();
-    http = createUndiciHttpClient();
-    const registered = imageAdapterFor('compat');
-    if (registered?.mode !== 'synchronous') throw new Error('compat has no synchronous image capability');
-    adapter = registered;
-  });
-  afterAll(async () => {
-    await http.close();
-    await simulator.close();
-  });
-
-  const context = (): AdapterContext => ({
-    channel: { baseUrl: simulator.url, credentials: { apiKey: DEFAULT_COMPAT_KEY }, settings: {} },
-    http,
-    clock: systemClock,
-    logger: { warn: () => undefined, debug: () => undefined },
-  });
-
-  function callOf(
+  const callOf = (
     fields: Partial<ImageRequest> & { model: string },
     operation: ImageOperation,
-  ): ImageEditCall {
-    const request: ImageRequest = {
-      prompt: 'a lighthouse at dusk',
-      responseFormat: 'url',
-      images: [],
-      ...fields,
-    };
-    const plan = adapter.plan(request, operation);
-    if (!plan.ok) throw new Error(`refused: ${plan.message}`);
-    return { ...plan.call, upstreamModel: request.model };
-  }
+  ): ImageEditCall =>
+    plannedImageCall(
+      adapter,
+      { prompt: 'a lighthouse at dusk', responseFormat: 'url', images: [], ...fields },
+      operation,
+    );
 
   const generate = (fields: Partial<ImageRequest> & { model: string }) =>
     adapter.generate(callOf(fields, 'generate'), context());
   const edit = (fields: Partial<ImageRequest> & { model: string }) =>
     adapter.edit!(callOf(fields, 'edit'), context());
 
-  const lastReceived = async (): Promise<JournalEntry> => {
-    const entries = (await (await fetch(`${simulator.url}/__sim/requests?limit=1`)).json()) as JournalEntry[];
-    return entries[0];
-  };
-  const lastJsonBody = async (): Promise<Record<string, unknown>> => JSON.parse((await lastReceived()).body);
-
   /** The dimensions of a returned image, downloading it when the upstream gave a URL. */
   async function dimensionsOf(image: GeneratedImage): Promise<{ width?: number; height?: number }> {
-    const bytes =
-      image.kind === 'bytes' ? image.bytes : Buffer.from(await (await fetch(image.url)).arrayBuffer());
-    const { width, height } = imageSize(bytes);
+    const { width, height } = imageSize(await generatedImageBytes(image));
     return { width, height };
   }
 
@@ -111,7 +74,7 @@ describe('compat image adapter against the simulator', () => {
 
   it('gets img-* Base64 without ever sending response_format, and reads their usage and metadata', async () => {
     const result = await generate({ model: 'img-2', size: '3:2', responseFormat: 'url' });
-    expect(await lastJsonBody()).not.toHaveProperty('response_format');
+    expect(await simulator.lastReceivedJson()).not.toHaveProperty('response_format');
     expect(result.images[0].kind).toBe('bytes');
     expect(result.metadata).toMatchObject({ size: '1536x1024', quality: 'high' });
     expect(result.usage.tokens?.outputTokens).toBeGreaterThan(0);
@@ -142,7 +105,7 @@ describe('compat image adapter against the simulator', () => {
     'img-2-pro preset %s reaches the upstream as %ix%i (ratio in the prompt: %s)',
     async (size, width, height, ratio) => {
       const result = await generate({ model: 'img-2-pro', size });
-      const received = await lastJsonBody();
+      const received = await simulator.lastReceivedJson();
       expect(received.size).toBe(`${width}x${height}`);
       expect(received.prompt).toBe(
         ratio ? `a lighthouse at dusk (aspect ratio ${ratio})` : 'a lighthouse at dusk',
@@ -158,7 +121,7 @@ describe('compat image adapter against the simulator', () => {
       mask: png(64, 64),
       size: '1024x1536',
     });
-    const { form } = await lastReceived();
+    const { form } = await simulator.lastReceived();
     expect(form?.files.map((file) => [file.field, file.contentType])).toEqual([
       ['image[]', 'image/png'],
       ['image[]', 'image/png'],

@@ -2,13 +2,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   createUndiciHttpClient,
-  UpstreamError,
   type ClosableUpstreamHttpClient,
   type JsonHandle,
   type TaskAdapterContext,
   type TaskCall,
 } from '@gateway/providers-core';
-import { startRecordedUpstream, type RecordedUpstream } from '@gateway/providers-core/testing';
+import {
+  startRecordedUpstream,
+  upstreamFailureOf,
+  type RecordedUpstream,
+} from '@gateway/providers-core/testing';
 import type { BetaChannelSettings } from './beta-channel.settings';
 import type { BetaCredentials } from './beta-credentials.parse';
 import { signBetaRequest } from './beta-signature';
@@ -38,16 +41,6 @@ const HANDLE: JsonHandle = {
   reqJson: '{"logo_info":{"add_logo":false},"return_url":true}',
   tier: '1k',
 };
-
-async function failureOf(promise: Promise<unknown>): Promise<UpstreamError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof UpstreamError) return error;
-    throw error;
-  }
-  throw new Error('expected an UpstreamError');
-}
 
 describe('betaTaskAdapter', () => {
   let upstream: RecordedUpstream;
@@ -151,7 +144,7 @@ describe('betaTaskAdapter', () => {
       ['error-rate-limit.body', 429, 'rate_limit'],
     ])('throws the failure of a refused submission (%s)', async (name, status, kind) => {
       upstream = await startRecordedUpstream({ [SUBMIT]: { status, body: fixture(name) } });
-      const error = await failureOf(betaTaskAdapter.submit(CALL, contextFor()));
+      const error = await upstreamFailureOf(betaTaskAdapter.submit(CALL, contextFor()));
       expect(error.failure).toMatchObject({ kind, httpStatus: status });
     });
 
@@ -159,7 +152,7 @@ describe('betaTaskAdapter', () => {
       upstream = await startRecordedUpstream({
         [SUBMIT]: { status: 200, body: fixture('submit-text-risk.body') },
       });
-      const error = await failureOf(betaTaskAdapter.submit(CALL, contextFor()));
+      const error = await upstreamFailureOf(betaTaskAdapter.submit(CALL, contextFor()));
       expect(error.failure).toMatchObject({ kind: 'content_policy', upstreamCode: '50412' });
     });
   });
@@ -240,7 +233,7 @@ describe('betaTaskAdapter', () => {
     });
 
     it('throws a rate limit, which says nothing about the task, so the caller asks again', async () => {
-      const error = await failureOf(pollWith(429, 'error-rate-limit.body'));
+      const error = await upstreamFailureOf(pollWith(429, 'error-rate-limit.body'));
       expect(error.failure).toMatchObject({ kind: 'rate_limit', retryable: true });
     });
 
@@ -248,7 +241,7 @@ describe('betaTaskAdapter', () => {
       upstream = await startRecordedUpstream({
         [GET_RESULT]: { status: 502, body: '<html>Bad Gateway</html>' },
       });
-      const error = await failureOf(betaTaskAdapter.poll(HANDLE, contextFor()));
+      const error = await upstreamFailureOf(betaTaskAdapter.poll(HANDLE, contextFor()));
       expect(error.failure).toMatchObject({ kind: 'overload', retryable: true });
     });
 

@@ -2,16 +2,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   createUndiciHttpClient,
-  systemClock,
   UpstreamError,
-  type AdapterContext,
   type ClosableUpstreamHttpClient,
-  type PlainKeyCredentials,
   type TextCall,
 } from '@gateway/providers-core';
 import {
   collectTextStream,
+  plainKeyContext,
   startRecordedUpstream,
+  upstreamFailureOf,
   type RecordedUpstream,
 } from '@gateway/providers-core/testing';
 import { compatTextAdapter } from './compat-text.adapter';
@@ -36,26 +35,11 @@ const callOf = (bodyFixture: string, upstreamModel: string): TextCall => {
 const CHAT = 'POST /v1/chat/completions';
 const SSE = { 'content-type': 'text/event-stream' };
 
-async function failureOf(promise: Promise<unknown>): Promise<UpstreamError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof UpstreamError) return error;
-    throw error;
-  }
-  throw new Error('expected an UpstreamError');
-}
-
 describe('compatTextAdapter', () => {
   let upstream: RecordedUpstream;
   let http: ClosableUpstreamHttpClient;
-  const contextFor = (baseUrl: string, signal?: AbortSignal): AdapterContext<PlainKeyCredentials> => ({
-    channel: { baseUrl, credentials: { apiKey: 'compat-secret-1' }, settings: {} },
-    http,
-    clock: systemClock,
-    logger: { warn: () => undefined, debug: () => undefined },
-    signal,
-  });
+  const contextFor = (baseUrl: string, signal?: AbortSignal) =>
+    plainKeyContext({ baseUrl, apiKey: 'compat-secret-1', http, signal });
   const sentBody = (): Record<string, unknown> => JSON.parse(upstream.requests[0].body.toString());
 
   beforeAll(() => {
@@ -315,7 +299,7 @@ describe('compatTextAdapter', () => {
       upstream = await startRecordedUpstream({
         [CHAT]: { status, headers: { 'content-type': 'application/json', ...headers }, body: fixture(body) },
       });
-      const error = await failureOf(
+      const error = await upstreamFailureOf(
         compatTextAdapter[method](callOf('client-request.body', 'chat-large'), contextFor(upstream.baseUrl)),
       );
       expect(error.failure).toMatchObject({ ...expected, httpStatus: status });

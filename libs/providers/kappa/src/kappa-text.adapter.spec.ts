@@ -2,15 +2,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   createUndiciHttpClient,
-  systemClock,
   UpstreamError,
-  type AdapterContext,
   type ClosableUpstreamHttpClient,
-  type PlainKeyCredentials,
 } from '@gateway/providers-core';
 import {
   collectTextStream,
+  plainKeyContext,
   startRecordedUpstream,
+  upstreamFailureOf,
   type RecordedUpstream,
 } from '@gateway/providers-core/testing';
 import { kappaTextAdapter } from './kappa-text.adapter';
@@ -36,26 +35,11 @@ const SSE = { 'content-type': 'text/event-stream' };
 const JSON_TYPE = { 'content-type': 'application/json; charset=UTF-8' };
 const clientRequest = fixture('client-request.body');
 
-async function failureOf(promise: Promise<unknown>): Promise<UpstreamError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof UpstreamError) return error;
-    throw error;
-  }
-  throw new Error('expected an UpstreamError');
-}
-
 describe('kappaTextAdapter', () => {
   let upstream: RecordedUpstream;
   let http: ClosableUpstreamHttpClient;
-  const contextFor = (baseUrl: string, signal?: AbortSignal): AdapterContext<PlainKeyCredentials> => ({
-    channel: { baseUrl, credentials: { apiKey: 'kappa-secret-1' }, settings: {} },
-    http,
-    clock: systemClock,
-    logger: { warn: () => undefined, debug: () => undefined },
-    signal,
-  });
+  const contextFor = (baseUrl: string, signal?: AbortSignal) =>
+    plainKeyContext({ baseUrl, apiKey: 'kappa-secret-1', http, signal });
   const call = {
     upstreamModel: MODEL,
     request: JSON.parse(clientRequest.toString()),
@@ -115,7 +99,7 @@ describe('kappaTextAdapter', () => {
 
     it('treats a 2xx body that is not a JSON object as a retryable overload', async () => {
       upstream = await startRecordedUpstream({ [GENERATE]: { status: 200, body: '<html>proxy</html>' } });
-      const error = await failureOf(kappaTextAdapter.generate(call, contextFor(upstream.baseUrl)));
+      const error = await upstreamFailureOf(kappaTextAdapter.generate(call, contextFor(upstream.baseUrl)));
       expect(error.failure).toMatchObject({ kind: 'overload', retryable: true, httpStatus: 200 });
     });
   });
@@ -197,7 +181,7 @@ describe('kappaTextAdapter', () => {
       upstream = await startRecordedUpstream({
         [route]: { status, headers: { ...JSON_TYPE, ...headers }, body: fixture(body) },
       });
-      const error = await failureOf(kappaTextAdapter[method](call, contextFor(upstream.baseUrl)));
+      const error = await upstreamFailureOf(kappaTextAdapter[method](call, contextFor(upstream.baseUrl)));
       expect(error.failure).toMatchObject({ ...expected, httpStatus: status });
     });
 
@@ -208,7 +192,7 @@ describe('kappaTextAdapter', () => {
       'classifies a bare HTTP %s without envelope by its status',
       async (status, kind, retryable) => {
         upstream = await startRecordedUpstream({ [route]: { status, body: '<html>gateway</html>' } });
-        const error = await failureOf(kappaTextAdapter[method](call, contextFor(upstream.baseUrl)));
+        const error = await upstreamFailureOf(kappaTextAdapter[method](call, contextFor(upstream.baseUrl)));
         expect(error.failure).toMatchObject({
           kind,
           retryable,

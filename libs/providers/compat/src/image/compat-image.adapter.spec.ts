@@ -2,16 +2,17 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   createUndiciHttpClient,
-  systemClock,
-  UpstreamError,
-  type AdapterContext,
   type ClosableUpstreamHttpClient,
   type ImageEditCall,
   type ImageOperation,
   type ImageRequest,
-  type PlainKeyCredentials,
 } from '@gateway/providers-core';
-import { startRecordedUpstream, type RecordedUpstream } from '@gateway/providers-core/testing';
+import {
+  plainKeyContext,
+  startRecordedUpstream,
+  upstreamFailureOf,
+  type RecordedUpstream,
+} from '@gateway/providers-core/testing';
 import { imageSize } from 'image-size';
 import { pngInput } from '../testing/image-inputs';
 import { compatImageAdapter } from './compat-image.adapter';
@@ -34,25 +35,10 @@ function callOf(
   return { ...plan.call, upstreamModel };
 }
 
-async function failureOf(promise: Promise<unknown>): Promise<UpstreamError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof UpstreamError) return error;
-    throw error;
-  }
-  throw new Error('expected an UpstreamError');
-}
-
 describe('compatImageAdapter', () => {
   let upstream: RecordedUpstream;
   let http: ClosableUpstreamHttpClient;
-  const contextFor = (baseUrl: string): AdapterContext<PlainKeyCredentials> => ({
-    channel: { baseUrl, credentials: { apiKey: 'compat-secret-1' }, settings: {} },
-    http,
-    clock: systemClock,
-    logger: { warn: () => undefined, debug: () => undefined },
-  });
+  const contextFor = (baseUrl: string) => plainKeyContext({ baseUrl, apiKey: 'compat-secret-1', http });
   const sentJson = (): Record<string, unknown> => JSON.parse(upstream.requests[0].body.toString());
   const sentForm = (): Promise<FormData> => {
     const [sent] = upstream.requests;
@@ -229,13 +215,15 @@ describe('compatImageAdapter', () => {
       ['an invalid key', 'draw-2', 'error-invalid-api-key.body', 401, 'auth', 'invalid_api_key'],
     ])('classifies %s with the compat classifier', async (_, model, body, status, kind, upstreamCode) => {
       await replay(GENERATIONS, status, body);
-      const error = await failureOf(generate(callOf({ model })));
+      const error = await upstreamFailureOf(generate(callOf({ model })));
       expect(error.failure).toMatchObject({ kind, upstreamCode, httpStatus: status });
     });
 
     it('classifies a blocked edit as content_policy', async () => {
       await replay(EDITS, 400, 'error-image-moderation-blocked.body');
-      const error = await failureOf(edit(callOf({ model: 'img-1', images: [pngInput(64, 64)] }, 'edit')));
+      const error = await upstreamFailureOf(
+        edit(callOf({ model: 'img-1', images: [pngInput(64, 64)] }, 'edit')),
+      );
       expect(error.failure).toMatchObject({ kind: 'content_policy', retryable: false });
     });
 
@@ -247,7 +235,7 @@ describe('compatImageAdapter', () => {
           body: '{"created":1,"data":[{"revised_prompt":"x"},{}]}',
         },
       });
-      const error = await failureOf(generate(callOf({ model: 'draw-2' })));
+      const error = await upstreamFailureOf(generate(callOf({ model: 'draw-2' })));
       expect(error.failure).toMatchObject({ kind: 'overload', retryable: true, httpStatus: 200 });
     });
   });

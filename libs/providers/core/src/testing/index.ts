@@ -1,3 +1,5 @@
 // Test helpers of the adapter libraries, kept out of the production entry point.
 export * from './collect-text-stream';
+export * from './plain-key-context';
 export * from './recorded-upstream.server';
+export * from './upstream-failure';

@@ -2,14 +2,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   createUndiciHttpClient,
-  systemClock,
-  UpstreamError,
-  type AdapterContext,
   type ClosableUpstreamHttpClient,
   type ImageGenerationCall,
-  type PlainKeyCredentials,
 } from '@gateway/providers-core';
-import { startRecordedUpstream, type RecordedUpstream } from '@gateway/providers-core/testing';
+import {
+  plainKeyContext,
+  startRecordedUpstream,
+  upstreamFailureOf,
+  type RecordedUpstream,
+} from '@gateway/providers-core/testing';
 import { imageSize } from 'image-size';
 import { iotaImageAdapter } from './iota-image.adapter';
 
@@ -18,25 +19,10 @@ const GENERATE = 'POST /api/v3/images/generations';
 const JSON_TYPE = { 'content-type': 'application/json' };
 const MODEL = 'eta-iota-4-0-250828';
 
-async function failureOf(promise: Promise<unknown>): Promise<UpstreamError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof UpstreamError) return error;
-    throw error;
-  }
-  throw new Error('expected an UpstreamError');
-}
-
 describe('iotaImageAdapter', () => {
   let upstream: RecordedUpstream;
   let http: ClosableUpstreamHttpClient;
-  const contextFor = (baseUrl: string): AdapterContext<PlainKeyCredentials> => ({
-    channel: { baseUrl, credentials: { apiKey: 'eta-secret-1' }, settings: {} },
-    http,
-    clock: systemClock,
-    logger: { warn: () => undefined, debug: () => undefined },
-  });
+  const contextFor = (baseUrl: string) => plainKeyContext({ baseUrl, apiKey: 'eta-secret-1', http });
   const callOf = (fields: Partial<ImageGenerationCall> = {}): ImageGenerationCall => ({
     upstreamModel: MODEL,
     prompt: 'a lighthouse',
@@ -145,13 +131,13 @@ describe('iotaImageAdapter', () => {
 
     it('is content_policy when moderation stopped every item', async () => {
       const body = JSON.stringify({ data: [blocked, blocked] });
-      const error = await failureOf(iotaImageAdapter.generate(callOf({ n: 2 }), await replay(body)));
+      const error = await upstreamFailureOf(iotaImageAdapter.generate(callOf({ n: 2 }), await replay(body)));
       expect(error.failure).toMatchObject({ kind: 'content_policy', message: 'blocked' });
     });
 
     it('is the other failure when one item failed for another reason', async () => {
       const body = JSON.stringify({ data: [blocked, failed] });
-      const error = await failureOf(iotaImageAdapter.generate(callOf({ n: 2 }), await replay(body)));
+      const error = await upstreamFailureOf(iotaImageAdapter.generate(callOf({ n: 2 }), await replay(body)));
       expect(error.failure).toMatchObject({
         kind: 'overload',
         retryable: true,
@@ -163,7 +149,9 @@ describe('iotaImageAdapter', () => {
       ['an empty data list', { data: [] }],
       ['no data list', { model: MODEL }],
     ])('is a retryable overload for %s', async (_, body) => {
-      const error = await failureOf(iotaImageAdapter.generate(callOf(), await replay(JSON.stringify(body))));
+      const error = await upstreamFailureOf(
+        iotaImageAdapter.generate(callOf(), await replay(JSON.stringify(body))),
+      );
       expect(error.failure).toMatchObject({ kind: 'overload', retryable: true });
     });
 
@@ -262,7 +250,7 @@ describe('iotaImageAdapter', () => {
       { kind: 'overload', retryable: true, upstreamCode: 'InternalServiceError' },
     ],
   ])('classifies %s (§6.1)', async (_, status, body, headers, expected) => {
-    const error = await failureOf(
+    const error = await upstreamFailureOf(
       iotaImageAdapter.generate(callOf(), await replay(fixture(body), status, headers)),
     );
     expect(error.failure).toMatchObject({ ...expected, httpStatus: status });
@@ -273,7 +261,7 @@ describe('iotaImageAdapter', () => {
     [409, 'bad_request', false],
     [403, 'auth', false],
   ] as const)('classifies a bare HTTP %s without envelope by its status', async (status, kind, retryable) => {
-    const error = await failureOf(
+    const error = await upstreamFailureOf(
       iotaImageAdapter.generate(callOf(), await replay('<html>proxy</html>', status)),
     );
     expect(error.failure).toMatchObject({

@@ -2,15 +2,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   createUndiciHttpClient,
-  systemClock,
-  UpstreamError,
-  type AdapterContext,
   type ClosableUpstreamHttpClient,
   type ImageGenerationCall,
-  type PlainKeyCredentials,
   type UpstreamHttpClient,
 } from '@gateway/providers-core';
-import { startRecordedUpstream, type RecordedUpstream } from '@gateway/providers-core/testing';
+import {
+  plainKeyContext,
+  startRecordedUpstream,
+  upstreamFailureOf,
+  type RecordedUpstream,
+} from '@gateway/providers-core/testing';
 import { imageSize } from 'image-size';
 import { kappaImageAdapter } from './kappa-image.adapter';
 
@@ -19,25 +20,10 @@ const MODEL = 'kappa-3-pro-image-preview';
 const GENERATE = `POST /v1beta/models/${MODEL}:generateContent`;
 const JSON_TYPE = { 'content-type': 'application/json; charset=UTF-8' };
 
-async function failureOf(promise: Promise<unknown>): Promise<UpstreamError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof UpstreamError) return error;
-    throw error;
-  }
-  throw new Error('expected an UpstreamError');
-}
-
 describe('kappaImageAdapter', () => {
   let upstream: RecordedUpstream;
   let http: ClosableUpstreamHttpClient;
-  const contextFor = (baseUrl: string): AdapterContext<PlainKeyCredentials> => ({
-    channel: { baseUrl, credentials: { apiKey: 'kappa-secret-1' }, settings: {} },
-    http,
-    clock: systemClock,
-    logger: { warn: () => undefined, debug: () => undefined },
-  });
+  const contextFor = (baseUrl: string) => plainKeyContext({ baseUrl, apiKey: 'kappa-secret-1', http });
   const callOf = (fields: Partial<ImageGenerationCall> = {}): ImageGenerationCall => ({
     upstreamModel: MODEL,
     prompt: 'a lighthouse',
@@ -164,7 +150,7 @@ describe('kappaImageAdapter', () => {
     });
 
     it('throws content_policy when every call was blocked', async () => {
-      const error = await failureOf(
+      const error = await upstreamFailureOf(
         kappaImageAdapter.generate(callOf({ n: 2 }), await partlyBlocked([0, 1])),
       );
       expect(error.failure).toMatchObject({ kind: 'content_policy' });
@@ -185,7 +171,7 @@ describe('kappaImageAdapter', () => {
 
   describe('answers without an image', () => {
     it('is content_policy for a blocked prompt (promptFeedback, no candidates)', async () => {
-      const error = await failureOf(
+      const error = await upstreamFailureOf(
         kappaImageAdapter.generate(callOf(), await replay(fixture('image-blocked-prompt.body'))),
       );
       expect(error.failure).toMatchObject({
@@ -196,7 +182,7 @@ describe('kappaImageAdapter', () => {
     });
 
     it('is content_policy for an output withheld with IMAGE_SAFETY', async () => {
-      const error = await failureOf(
+      const error = await upstreamFailureOf(
         kappaImageAdapter.generate(callOf(), await replay(fixture('image-blocked-output.body'))),
       );
       expect(error.failure).toMatchObject({
@@ -208,12 +194,12 @@ describe('kappaImageAdapter', () => {
 
     it('is content_policy for a SAFETY finish reason', async () => {
       const body = JSON.stringify({ candidates: [{ finishReason: 'SAFETY', index: 0 }] });
-      const error = await failureOf(kappaImageAdapter.generate(callOf(), await replay(body)));
+      const error = await upstreamFailureOf(kappaImageAdapter.generate(callOf(), await replay(body)));
       expect(error.failure).toMatchObject({ kind: 'content_policy', upstreamCode: 'SAFETY' });
     });
 
     it('is a bad_request quoting the model when it answered with text only', async () => {
-      const error = await failureOf(
+      const error = await upstreamFailureOf(
         kappaImageAdapter.generate(callOf(), await replay(fixture('image-text-only.body'))),
       );
       expect(error.failure).toMatchObject({
@@ -226,7 +212,7 @@ describe('kappaImageAdapter', () => {
   });
 
   it('classifies an error answer with the kappa classifier', async () => {
-    const error = await failureOf(
+    const error = await upstreamFailureOf(
       kappaImageAdapter.generate(callOf(), await replay(fixture('error-resource-exhausted.body'), 429)),
     );
     expect(error.failure).toMatchObject({ kind: 'rate_limit', retryable: true, httpStatus: 429 });
