@@ -5,6 +5,7 @@ export * from './capability/asset-adapter';
 export * from './capability/image-adapter';
 export * from './capability/task-adapter';
 export * from './capability/text-adapter';
+export * from './capability/video-adapter';
 export * from './channel-type/channel-credentials.parse';
 export * from './channel-type/channel-settings.parse';
 export * from './channel-type/channel-type';

@@ -11,6 +11,7 @@ const REQUIRED_METHODS: Readonly<Record<Exclude<CapabilityName, 'image'>, readon
   text: ['generate', 'stream', 'classify'],
   task: ['submit', 'poll'],
   asset: ['createGroup', 'createAsset', 'getAsset', 'list', 'update', 'delete'],
+  video: ['servesVideoModel', 'planVideo'],
 };
 
 const IMAGE_METHODS_BY_MODE: Readonly<Record<string, readonly string[]>> = {
@@ -47,6 +48,9 @@ function capabilityProblems(definition: ChannelTypeDefinition, name: string, cap
     } else if (mode === 'task' && !definition.capabilities.task) {
       problems.push(`${owner} image capability works through tasks but the type has no task capability`);
     }
+  } else if (name === 'video' && !definition.capabilities.task) {
+    methods = REQUIRED_METHODS.video;
+    problems.push(`${owner} video capability needs the task capability to submit and poll`);
   } else {
     methods = REQUIRED_METHODS[name as Exclude<CapabilityName, 'image'>];
     if (name === 'text' && !TEXT_DIALECTS.includes((capability as { dialect?: unknown }).dialect)) {

@@ -4,6 +4,7 @@ import type {
   ImageAdapter,
   TaskAdapter,
   TextAdapter,
+  VideoAdapter,
 } from '@gateway/providers-core';
 import { indexChannelTypeDefinitions } from './channel-type-definitions.check';
 import { CHANNEL_TYPE_DEFINITIONS } from './channel-type.registry';
@@ -36,4 +37,8 @@ export function taskAdaptersByType(): ReadonlyMap<ChannelType, TaskAdapter> {
     if (capabilities.task) adapters.set(type, capabilities.task);
   }
   return adapters;
+}
+
+export function videoAdapterFor(type: string): VideoAdapter | undefined {
+  return DEFINITIONS.get(type as ChannelType)?.capabilities.video;
 }

@@ -59,6 +59,8 @@ export interface TaskPending {
   state: 'pending';
   /** 0–100 when the upstream reports it. */
   progress?: number;
+  /** Where the upstream says the task is, when its wire tells waiting from running. */
+  phase?: 'queued' | 'processing';
   /** Upstream hint for the next poll; the caller keeps its own bounds. */
   retryAfterMs?: number;
 }

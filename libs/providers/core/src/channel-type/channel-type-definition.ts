@@ -3,6 +3,7 @@ import type { AssetAdapter } from '../capability/asset-adapter';
 import type { ImageAdapter } from '../capability/image-adapter';
 import type { TaskAdapter } from '../capability/task-adapter';
 import type { TextAdapter } from '../capability/text-adapter';
+import type { VideoAdapter } from '../capability/video-adapter';
 import type { CredentialsParse } from './channel-credentials.parse';
 import { parseChannelSettings, type ChannelSettingsSchema } from './channel-settings.parse';
 import type { ChannelType } from './channel-type';
@@ -13,11 +14,13 @@ export interface ChannelCapabilities<Credentials = unknown, Settings = unknown> 
   image?: ImageAdapter<Credentials, Settings>;
   task?: TaskAdapter<Credentials, Settings>;
   asset?: AssetAdapter<Credentials, Settings>;
+  /** Video family rules and content; a type with it also has `task`, which submits and polls video calls. */
+  video?: VideoAdapter<Credentials, Settings>;
 }
 
 export type CapabilityName = keyof ChannelCapabilities;
 
-export const CAPABILITY_NAMES: readonly CapabilityName[] = ['text', 'image', 'task', 'asset'];
+export const CAPABILITY_NAMES: readonly CapabilityName[] = ['text', 'image', 'task', 'asset', 'video'];
 
 /**
  * Everything the gateway knows of a channel type, declared once in the type's own folder and listed
