@@ -4,7 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { ClientConnectionLimits, GatewayConfig } from '@gateway/config';
-import { createAccessLogger, newRequestId, requestIdFrom } from '@gateway/observability';
+import { createAccessLogger, newRequestId, REQUEST_ID_HEADER, requestIdFrom } from '@gateway/observability';
 import { AppModule } from './app.module';
 import { AdminTokenGuard } from './auth/admin-token.guard';
 import { ApiKeyGuard } from './auth/api-key.guard';
@@ -75,8 +75,8 @@ export async function createGatewayApp(
   let draining = false;
   fastify.addHook('onRequest', (request, reply, done) => {
     (request as GatewayRequest).gateway = { startedAt: Date.now() };
-    reply.header('x-request-id', request.id);
-    const clientRequestId = request.headers['x-request-id'];
+    reply.header(REQUEST_ID_HEADER, request.id);
+    const clientRequestId = request.headers[REQUEST_ID_HEADER];
     if (clientRequestId !== undefined && requestIdFrom(clientRequestId) === clientRequestId) {
       reply.header('x-client-request-id', clientRequestId);
     }

@@ -1,6 +1,7 @@
 import { HoldLeases, HoldService, type SettlementInput } from '@gateway/billing';
 import { createPgPool, createPrismaClient, type PrismaClient } from '@gateway/db';
-import { enqueueTextSettlement, QUEUE_NAMES, textSettlementJobId, toSettlementJob } from '@gateway/tasks';
+import { QUEUE_NAMES, textSettlementJobId, toSettlementJob } from '@gateway/tasks';
+import { enqueueTextSettlement } from '@gateway/testing-workers';
 import { createTestDatabase, waitFor, type TestDatabase } from '@gateway/testing';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';

@@ -1,6 +1,7 @@
 import { HoldService } from '@gateway/billing';
 import { createPgPool, createPrismaClient, type PrismaClient } from '@gateway/db';
-import { enqueueTextSettlement, QUEUE_NAMES, textSettlementJobId } from '@gateway/tasks';
+import { QUEUE_NAMES, textSettlementJobId } from '@gateway/tasks';
+import { enqueueTextSettlement } from '@gateway/testing-workers';
 import { createTestDatabase, waitFor, type TestDatabase } from '@gateway/testing';
 import { NestFactory } from '@nestjs/core';
 import { Queue } from 'bullmq';

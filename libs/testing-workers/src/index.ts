@@ -1,1 +1,2 @@
 export * from './unadapted-task-kind.scenario';
+export * from './text-settlement-queue';

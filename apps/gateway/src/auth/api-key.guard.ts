@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { AuthFailureThrottle, extractCredential, KeyResolver } from '@gateway/auth';
+import { AuthFailureThrottle, extractCredential, isKeyRejection, KeyResolver } from '@gateway/auth';
 import { GatewayError } from '../errors/gateway-error';
 import { routeFamilyOf } from '../errors/route-family';
 import { gatewayState } from '../http/gateway-request';
@@ -48,7 +48,7 @@ export class ApiKeyGuard implements CanActivate {
         cause: error,
       });
     });
-    if ('reason' in resolution) {
+    if (isKeyRejection(resolution)) {
       const refusal = new GatewayError('unauthenticated', REJECTION_MESSAGES[resolution.reason]);
       throw await refusalAfterFailure(this.failures, request, refusal);
     }

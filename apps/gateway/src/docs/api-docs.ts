@@ -1,6 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { addGenerationRouteDocs, GENERATION_REQUEST_MODELS } from './generation-route.docs';
+import { GENERATION_REQUEST_MODELS, GENERATION_ROUTES } from '../text/generation-route.table';
 
 /** The OpenAPI document is generated from the DTO decorators; Swagger UI at /docs, JSON at /docs/openapi.json. */
 export function setupApiDocs(app: NestFastifyApplication): void {
@@ -18,6 +18,7 @@ export function setupApiDocs(app: NestFastifyApplication): void {
       .build(),
     { extraModels: GENERATION_REQUEST_MODELS },
   );
-  addGenerationRouteDocs(document);
+  // The generation routes have no controller whose decorators the document could read (see GenerationRoutes).
+  for (const route of GENERATION_ROUTES) document.paths[route.docsPath] = { post: route.docs };
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json' });
 }

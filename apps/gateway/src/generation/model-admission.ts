@@ -1,4 +1,4 @@
-import type { ResolvedKey } from '@gateway/auth';
+import { isModelAllowed, type ResolvedKey } from '@gateway/auth';
 import { GatewayError } from '../errors/gateway-error';
 
 /**
@@ -6,7 +6,7 @@ import { GatewayError } from '../errors/gateway-error';
  * some models may use only those. Throws the client's refusal.
  */
 export function assertModelAllowed(key: ResolvedKey, model: string): void {
-  if (key.allowedModels && !key.allowedModels.has(model)) {
+  if (!isModelAllowed(key, model)) {
     throw new GatewayError('model_not_allowed', `This API key may not use the model '${model}'.`, {
       param: 'model',
     });

@@ -1,28 +1,15 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { gatewayState } from '../http/gateway-request';
 import { GatewayExceptionFilter } from '../http/gateway-exception.filter';
-import { toNativeIngress } from './native-ingress';
-import { toOpenAiIngress } from './openai-ingress';
-import type { TextIngress } from './text-ingress';
+import { GENERATION_ROUTES, type GenerationRoute } from './generation-route.table';
 import { TextGenerationService } from './text-generation.service';
 
-type IngressOf = (request: FastifyRequest) => TextIngress;
-
-const openAiIngressOf: IngressOf = (request) => toOpenAiIngress(request.body, gatewayState(request).rawBody);
-
-const nativeIngressOf: IngressOf = (request) => {
-  const { modelAction } = request.params as { modelAction: string };
-  const { alt } = request.query as { alt?: string };
-  return toNativeIngress(modelAction, alt, request.body, gatewayState(request).rawBody);
-};
-
 /**
- * The two generation routes, served by Fastify without a Nest controller: they are the hot path, and
- * Nest's per-request execution context (router proxy, guard host, parameter pipes, interceptor chain)
- * cost 5–9 µs of CPU per request (docs/performance-analysis.md). They keep the controllers' key check
- * and error envelopes; their OpenAPI operations are in ../docs/generation-route.docs.ts.
+ * The generation routes of generation-route.table.ts, served by Fastify without a Nest controller:
+ * they are the hot path, and Nest's per-request execution context (router proxy, guard host,
+ * parameter pipes, interceptor chain) cost 5–9 µs of CPU per request (docs/performance-analysis.md).
+ * They keep the controllers' key check and error envelopes.
  *
  * Their key is checked when the request arrives, before its body is read, by the gateway-wide
  * early-authentication hook (../auth/early-authentication.hook.ts): a body refused while it is parsed
@@ -39,19 +26,18 @@ export class GenerationRoutes implements OnModuleInit {
 
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    fastify.post('/v1/chat/completions', (request, reply) => this.serve(request, reply, openAiIngressOf));
-    fastify.post('/v1beta/models/:modelAction', (request, reply) =>
-      this.serve(request, reply, nativeIngressOf),
-    );
+    for (const route of GENERATION_ROUTES) {
+      fastify.post(route.path, (request, reply) => this.serve(request, reply, route));
+    }
   }
 
   private async serve(
     request: FastifyRequest,
     reply: FastifyReply,
-    ingressOf: IngressOf,
+    route: GenerationRoute,
   ): Promise<FastifyReply> {
     try {
-      await this.text.handle(ingressOf(request), request, reply);
+      await this.text.handle(route.ingressOf(request), request, reply);
     } catch (exception) {
       this.failures.sendFailure(exception, request, reply);
     }

@@ -2,11 +2,8 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { gatewayState } from '../http/gateway-request';
-import { parseModelAction } from './native-ingress';
 import { SettlementRecorder } from '../generation/settlement-recorder';
-
-const CHAT_ROUTE = '/v1/chat/completions';
-const NATIVE_ROUTE = '/v1beta/models/:modelAction';
+import { generationRouteOf } from './generation-route.table';
 
 /**
  * The log row of a generation request refused before the text pipeline took it: a body refused while
@@ -32,10 +29,10 @@ export class RefusalLog implements OnModuleInit {
 
   private record(request: FastifyRequest, httpStatus: number): void {
     const state = gatewayState(request);
-    const routePattern = request.routeOptions.url;
     if (httpStatus < 400 || state.logRowOwned || !state.apiKey || request.method !== 'POST') return;
-    if (routePattern !== CHAT_ROUTE && routePattern !== NATIVE_ROUTE) return;
-    const { route, model } = describeRefused(request, routePattern);
+    const generationRoute = generationRouteOf(request.routeOptions.url);
+    if (!generationRoute) return;
+    const { route, model } = generationRoute.describeRefused(request);
     this.recorder.logWithoutHold({
       requestId: request.id,
       keyId: state.apiKey.id,
@@ -50,21 +47,5 @@ export class RefusalLog implements OnModuleInit {
       costMicros: 0n,
       attempts: 0,
     });
-  }
-}
-
-/** The route and model as the pipeline's own log rows name them, as far as the request shows them. */
-function describeRefused(request: FastifyRequest, routePattern: string): { route: string; model?: string } {
-  if (routePattern === CHAT_ROUTE) {
-    const model = (request.body as { model?: unknown } | undefined)?.model;
-    return { route: CHAT_ROUTE, model: typeof model === 'string' ? model : undefined };
-  }
-  try {
-    const { model, action } = parseModelAction(
-      (request.params as { modelAction?: string }).modelAction ?? '',
-    );
-    return { route: `/v1beta/models/{model}:${action}`, model };
-  } catch {
-    return { route: '/v1beta/models/{model}:{action}' };
   }
 }

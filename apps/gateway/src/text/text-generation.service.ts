@@ -13,6 +13,7 @@ import {
   type TokenUsage,
 } from '@gateway/providers-core';
 import { ChannelCatalog, CircuitBreaker } from '@gateway/routing';
+import { REQUEST_ID_HEADER } from '@gateway/observability';
 import { errorBodyFor } from '../errors/error-envelope.renderer';
 import { GatewayError } from '../errors/gateway-error';
 import { routeFamilyOf } from '../errors/route-family';
@@ -215,7 +216,7 @@ export class TextGenerationService {
       'content-type': framer.contentType,
       'cache-control': 'no-cache',
       'x-accel-buffering': 'no',
-      'x-request-id': request.id,
+      [REQUEST_ID_HEADER]: request.id,
       ...warningHeader(admitted.bridge.warnings),
     });
     const ttfbMs = Date.now() - startedAt;

@@ -5,7 +5,6 @@ export type ContentRole = (typeof CONTENT_ROLES)[number];
 
 /** The kinds of a part; a part carries exactly one. */
 export const PART_KINDS = ['text', 'inlineData', 'fileData', 'functionCall', 'functionResponse'] as const;
-export type PartKind = (typeof PART_KINDS)[number];
 
 export const RESPONSE_MODALITIES = ['TEXT', 'IMAGE', 'AUDIO'] as const;
 export type ResponseModality = (typeof RESPONSE_MODALITIES)[number];

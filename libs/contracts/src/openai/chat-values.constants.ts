@@ -4,10 +4,8 @@ export const CHAT_ROLES = ['system', 'developer', 'user', 'assistant', 'tool'] a
 export type ChatRole = (typeof CHAT_ROLES)[number];
 
 export const CHAT_CONTENT_PART_TYPES = ['text', 'image_url'] as const;
-export type ChatContentPartType = (typeof CHAT_CONTENT_PART_TYPES)[number];
 
 export const IMAGE_DETAILS = ['auto', 'low', 'high'] as const;
-export type ImageDetail = (typeof IMAGE_DETAILS)[number];
 
 export const TOOL_CHOICE_MODES = ['auto', 'none', 'required'] as const;
 export type ToolChoiceMode = (typeof TOOL_CHOICE_MODES)[number];

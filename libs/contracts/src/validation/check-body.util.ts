@@ -105,20 +105,6 @@ function collectNestedProblems(nested: NestedDto, value: unknown, path: string, 
 }
 
 /**
- * True only when class-validator would find nothing wrong with the instance plainToInstance builds
- * from `plain`, told by running the same rules on the plain JSON; false when the body is invalid, or
- * when the class cannot be judged without instances.
- */
-export function provesValid(dtoClass: DtoClass, plain: unknown): boolean {
-  return (
-    isJsonObject(plain) &&
-    findShapeProblem(plain) === undefined &&
-    describedByPlainRules(dtoClass) &&
-    objectProvesValid(dtoClass, plain)
-  );
-}
-
-/**
  * `validateBody` without the value, for routes that forward the body as received, and without
  * instances: class-transformer and class-validator cost about 10 µs per nested object (seconds for a
  * body of 10,000-item lists), so the plain rules judge the body, and report its problems as

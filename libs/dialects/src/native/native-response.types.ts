@@ -88,6 +88,3 @@ export type NativeGenerateResponse = {
   modelVersion?: string;
   responseId?: string;
 };
-
-/** A stream chunk has the response shape, carrying only the new parts (§1.6). */
-export type NativeStreamChunk = NativeGenerateResponse;

@@ -10,8 +10,6 @@ export interface TokenUsage {
   reasoningTokens?: number;
 }
 
-export const ZERO_USAGE: TokenUsage = Object.freeze({ inputTokens: 0, outputTokens: 0 });
-
 /** Images produced, with the tier their price is looked up by. */
 export interface ImageUsage {
   /** Images actually returned: in group mode only the items that succeeded. */

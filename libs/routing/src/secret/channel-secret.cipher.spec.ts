@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { SecretDecryptionError, decryptSecret, encryptSecret, maskSecret } from './channel-secret.cipher';
+import { SecretDecryptionError, decryptSecret, encryptSecret } from './channel-secret.cipher';
 
 const KEY_V1 = randomBytes(32);
 const KEY_V2 = randomBytes(32);
@@ -98,9 +98,3 @@ describe('channel secret cipher', () => {
   });
 });
 
-describe('maskSecret', () => {
-  it('shows four dots and the tail', () => {
-    expect(maskSecret('1234')).toBe('••••1234');
-    expect(maskSecret('')).toBe('••••');
-  });
-});

@@ -70,11 +70,6 @@ export function decryptSecret(
   }
 }
 
-/** What admin responses show instead of a secret. */
-export function maskSecret(tail: string): string {
-  return `••••${tail}`;
-}
-
 function versionLabel(version: number): Buffer {
   return Buffer.from(`channel-secret:v${version}`, 'utf8');
 }

@@ -1,5 +1,5 @@
 import type { LeasedHold, SettlementInput, SettlementLogInput } from '@gateway/billing';
-import type { JobsOptions, Queue } from 'bullmq';
+import type { JobsOptions } from 'bullmq';
 
 /** Payload of a `text-settlement` job: a SettlementInput made JSON-safe. */
 export interface TextSettlementJob {
@@ -70,9 +70,4 @@ export function textSettlementJobOptions(requestId: string): JobsOptions {
     removeOnComplete: { age: 3_600, count: 100_000 },
     removeOnFail: { age: 7 * 24 * 3_600 },
   };
-}
-
-/** For the gateway: hands a settlement to worker-text through the `text-settlement` queue. */
-export async function enqueueTextSettlement(queue: Queue, item: SettlementInput): Promise<void> {
-  await queue.add(TEXT_SETTLEMENT_JOB_NAME, toSettlementJob(item), textSettlementJobOptions(item.requestId));
 }

@@ -1,5 +1,5 @@
 import type { AdapterContext } from '../adapter-context';
-import type { EventStream, EventStreamFrame, EventStreamRead } from '../stream/event-stream.util';
+import type { EventStream, EventStreamRead } from '../stream/event-stream.util';
 import type { UpstreamErrorClassifier } from '../upstream-error';
 import type { TokenUsage } from '../usage';
 
@@ -37,8 +37,6 @@ export interface TextStreamEvent {
   /** Usage reported by this chunk, if any; for native streams it is cumulative. */
   usage?: TokenUsage;
 }
-
-export type TextStreamFrame = EventStreamFrame<TextStreamEvent>;
 
 export type TextStreamRead = EventStreamRead<TextStreamEvent>;
 
