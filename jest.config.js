@@ -20,11 +20,15 @@ const moduleNameMapper = Object.fromEntries(
   Object.entries(compilerOptions.paths).map(([alias, [target]]) => [`^${alias}$`, `<rootDir>/${target}`]),
 );
 
+/** content-disposition; file-type (the video clip check) and the packages its core imports. */
+const ESM_ONLY_PACKAGES =
+  '(content-disposition|file-type|strtok3|token-types|uint8array-extras|@tokenizer/inflate|@borewit/text-codec)';
+
 const shared = {
   testEnvironment: 'node',
   // Node 20.19+ can require() ES modules; Jest cannot, so the few ESM-only packages are compiled.
-  transform: { '^.+\\.ts$': swcTransform, '^.+/node_modules/content-disposition/.+\\.js$': swcTransform },
-  transformIgnorePatterns: ['/node_modules/(?!content-disposition/)'],
+  transform: { '^.+\\.ts$': swcTransform, [`^.+/node_modules/${ESM_ONLY_PACKAGES}/.+\\.js$`]: swcTransform },
+  transformIgnorePatterns: [`/node_modules/(?!${ESM_ONLY_PACKAGES}/)`],
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper,
   rootDir: __dirname,

@@ -1,9 +1,9 @@
 // npm run bench: the gateway beside direct, the reference proxy and the peer gateway, in interleaved
 // rounds; writes bench/results/<timestamp>/ (raw.json, summary.md, latency-throughput.svg) and, for an
 // unfiltered full run, docs/benchmarks.md. See bench/README.md.
-//   --smoke                 1 round × 2 s, 100 open streams (CI: "the harness never rots")
-//   --scenario a,b          latency, throughput, stream, ttfb, large-prompt, open-streams, images
-//   --targets a,b           direct, proxy, gateway, gateway-warn, peer
+//   --smoke                 1 round × 2 s, 100 open streams, 200 video tasks of 15 s (CI: "the harness never rots")
+//   --scenario a,b          latency, throughput, stream, ttfb, large-prompt, open-streams, images, tasks
+//   --targets a,b           direct, proxy, gateway, gateway-warn, insert-enqueue (needs gateway), peer
 //   --profile               the gateway runs under --cpu-prof; its self time is grouped by package
 //   --no-build              use the existing dist/
 //   --rounds n, --seconds s override the mode's rounds and seconds per run (quicker comparisons)
@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { CLOCK_TICKS_PER_SECOND } from './lib/proc-stats.mjs';
 import { preflight, runOpenStreams, runTimeToFirstByte, runWrkScenario } from './lib/runner.mjs';
+import { runTaskCreations, runTaskLoad } from './lib/task-run.mjs';
 import { takeRunLock } from './lib/run-lock.mjs';
 import { openStreamPrompt, requestBody, SCENARIOS, scenarioPlan, streamEndMarker } from './lib/scenarios.mjs';
 import { orderForRound } from './lib/stats.mjs';
@@ -47,6 +48,9 @@ const SETTINGS = {
     openStreams: 1000,
     openStreamSeconds: 10,
     settleMs: 300,
+    // performance.md: 10,000 outstanding tasks, each completed upstream 30 s after its create.
+    taskCount: 10_000,
+    taskCompletionMs: 30_000,
   },
   smoke: {
     rounds: 1,
@@ -57,6 +61,9 @@ const SETTINGS = {
     openStreams: 100,
     openStreamSeconds: 2,
     settleMs: 200,
+    // Long enough for a steady window (it starts 11 s after the last creation answer) of a few polls.
+    taskCount: 200,
+    taskCompletionMs: 15_000,
   },
 };
 const mode = options.smoke ? 'smoke' : 'full';
@@ -188,6 +195,11 @@ async function startTargets() {
     const gateways = await attempt(gatewayNames, () => stack.startGateways(simulator, gatewayNames));
     for (const gateway of gateways ?? []) targets[gateway.name] = gateway;
   }
+  if (wantedTargets.includes('insert-enqueue')) {
+    log('starting the plain task insert-and-enqueue');
+    const baseline = await attempt(['insert-enqueue'], () => stack.startTaskBaseline());
+    if (baseline) targets['insert-enqueue'] = baseline;
+  }
   if (wantedTargets.includes('peer')) {
     const peer = await attempt(['peer'], () => stack.startPeer(simulator));
     if (peer) targets.peer = peer;
@@ -195,11 +207,16 @@ async function startTargets() {
   return targets;
 }
 
+const formatMs = (value) => (typeof value === 'number' ? `${(value / 1000).toFixed(2)} s` : '—');
+
 function describeRun(record) {
   const latency = record.latencyUs
     ? `p50 ${(record.latencyUs.p50 / 1000).toFixed(3)} p99 ${(record.latencyUs.p99 / 1000).toFixed(3)} ms`
     : '';
   const rate = typeof record.rps === 'number' ? `${Math.round(record.rps)} req/s ` : '';
+  const tasks = record.tasks
+    ? `${record.tasks.statuses.byStatus.completed ?? 0}/${record.tasks.statuses.total} completed, lag p50 ${formatMs(record.tasks.lags.lagP50Ms)} p99 ${formatMs(record.tasks.lags.lagP99Ms)}, steady window: worker ${Math.round(record.tasks.steady?.workerUsPerPoll ?? NaN)} µs/poll, ${(record.tasks.steady?.databasePerPoll?.transactions ?? NaN).toFixed(2)} db transactions/poll; creations `
+    : '';
   const open = record.openStreams
     ? `${record.openStreams.completed}/${record.openStreams.streams} done, peak open ${record.openStreams.peakOpen}, peak RSS ${record.memory.peakMainMiB.toFixed(1)} MiB `
     : '';
@@ -207,7 +224,7 @@ function describeRun(record) {
     typeof record.cpu?.targetUsPerRequest === 'number'
       ? `cpu ${Math.round(record.cpu.targetUsPerRequest)} µs/req `
       : '';
-  return `${rate}${open}${latency} errors ${record.errors?.total ?? '?'} ${cpu}rss ${record.rssMiB?.main?.toFixed(1)} MiB others ${record.cpu?.otherCores?.toFixed(2)}${record.noisy ? ' (noisy)' : ''}`;
+  return `${tasks}${rate}${open}${latency} errors ${record.errors?.total ?? '?'} ${cpu}rss ${record.rssMiB?.main?.toFixed(1)} MiB others ${record.cpu?.otherCores?.toFixed(2)}${record.noisy ? ' (noisy)' : ''}`;
 }
 
 async function runScenario(scenario, targets) {
@@ -216,7 +233,9 @@ async function runScenario(scenario, targets) {
     const request =
       scenario.kind === 'open-streams'
         ? { prompt: openStreamPrompt(settings.openStreamSeconds), stream: true }
-        : scenario.request;
+        : scenario.kind === 'tasks'
+          ? { ...scenario.request, completionMs: settings.taskCompletionMs }
+          : scenario.request;
     const body = requestBody(family, request);
     const bodyFile = join(resultsDir, 'bodies', `${scenario.name}-${family}.json`);
     writeFileSync(bodyFile, body);
@@ -224,9 +243,14 @@ async function runScenario(scenario, targets) {
       ? join(resultsDir, 'bodies', `${scenario.name}-${family}-warm-up.json`)
       : null;
     if (warmUpBodyFile) writeFileSync(warmUpBodyFile, requestBody(family, scenario.warmUpRequest));
-    // The open-streams check uses a short stream: the paced one would hold the check for seconds.
+    // The open-streams check uses a short stream: the paced one would hold the check for seconds; the
+    // task check a task completed at its first poll.
     const checkBody =
-      scenario.kind === 'open-streams' ? requestBody(family, { prompt: 'Say hello', stream: true }) : body;
+      scenario.kind === 'open-streams'
+        ? requestBody(family, { prompt: 'Say hello', stream: true })
+        : scenario.kind === 'tasks'
+          ? requestBody(family, scenario.request)
+          : body;
     for (const name of names) {
       const problem = await preflight(targets[name], family, { body: checkBody, stream: request.stream });
       if (problem) {
@@ -249,6 +273,28 @@ async function runScenario(scenario, targets) {
   }
   const runOnce = (pair, round) => {
     const common = { target: pair.target, family: pair.family, settleMs: settings.settleMs };
+    if (scenario.kind === 'tasks') {
+      // A target without a task stack (the plain insert-and-enqueue) only creates: nobody polls its tasks.
+      if (!pair.target.tasks) {
+        return runTaskCreations({
+          target: pair.target,
+          family: pair.family,
+          connections: scenario.connections,
+          bodyFile: pair.bodyFile,
+          count: settings.taskCount,
+        });
+      }
+      return runTaskLoad({
+        root,
+        target: pair.target,
+        family: pair.family,
+        connections: scenario.connections,
+        bodyFile: pair.bodyFile,
+        count: settings.taskCount,
+        completionMs: settings.taskCompletionMs,
+        log,
+      });
+    }
     if (scenario.kind === 'wrk' || round === 0) {
       const durationSeconds = round === 0 ? settings.warmupSeconds : settings.durationSeconds;
       return runWrkScenario({
@@ -300,7 +346,8 @@ async function runScenario(scenario, targets) {
   if ((scenario.kind === 'wrk' || scenario.warmUpRequest) && settings.warmupSeconds > 0) {
     for (const pair of pairs) await record(pair, 0);
   }
-  const rounds = scenario.kind === 'open-streams' ? 1 : settings.rounds;
+  // One run: the open streams and the outstanding tasks are each one long measurement.
+  const rounds = scenario.kind === 'open-streams' || scenario.kind === 'tasks' ? 1 : settings.rounds;
   for (let round = 1; round <= rounds; round += 1) {
     for (const pair of orderForRound(pairs, round)) await record(pair, round);
   }

@@ -1,6 +1,7 @@
 // npm run quickstart: from a fresh clone to a working demo. Installs, migrates, builds, starts the
 // simulators, the gateway and the workers, seeds a demo account, key and channels, and prints a curl.
-// Options: --check (send the demo requests, text and images, print the answers, stop everything and exit),
+// Options: --check (send the demo requests: text, images, a video, music and the theta asset workflow;
+//          print the answers, stop everything and exit non-zero if any failed),
 //          --skip-install, --port <gateway port>, --sim-port <simulator port>, --database-url <url>.
 import { execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -48,6 +49,12 @@ step('building');
 run('node tools/build.mjs');
 
 const secrets = demoSecrets(root);
+// Queues, circuits and caches live in Redis under REDIS_PREFIX: a demo on another database gets its own
+// prefix, so that its workers never take the jobs of a demo running on `gateway` (and the reverse).
+const databaseName = new URL(options['database-url']).pathname.slice(1) || 'gateway';
+const redisPrefix =
+  process.env.REDIS_PREFIX ??
+  (databaseName === 'gateway' ? 'gw' : `gw-${databaseName.replace(/[^A-Za-z0-9_.-]/g, '_')}`.slice(0, 64));
 const gatewayUrl = `http://127.0.0.1:${options.port}`;
 const simulatorUrl = `http://127.0.0.1:${options['sim-port']}`;
 const env = {
@@ -55,6 +62,7 @@ const env = {
   ...secrets,
   DATABASE_URL: options['database-url'],
   PORT: options.port,
+  REDIS_PREFIX: redisPrefix,
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   // The simulator answers some image families with loopback URLs, which the SSRF-safe fetcher refuses
   // unless allowed: only the simulator's own port is.
@@ -98,7 +106,7 @@ Press Ctrl-C to stop everything.`);
 
 if (options.check) {
   const { checkDemo } = await import('./lib/demo-check.mjs');
-  const passed = await checkDemo({ gatewayUrl, key });
+  const passed = await checkDemo({ gatewayUrl, simulatorUrl, key });
   step('done');
   await stopAll(children);
   process.exit(passed ? 0 : 1);

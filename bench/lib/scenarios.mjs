@@ -1,14 +1,17 @@
 // What is measured: the scenarios, the requests they send per route family, and how an answer is
 // recognised as a success. Route families: "native" (contents/parts under /v1beta), "openai"
-// (OpenAI-style chat under /v1) and the two answer formats of /v1/images/generations.
+// (OpenAI-style chat under /v1), the two answer formats of /v1/images/generations and "video-tasks"
+// (POST /v1/videos).
 
 export const FAMILIES = ['native', 'openai'];
 export const IMAGE_FAMILIES = ['image-url', 'image-b64'];
+export const TASK_FAMILIES = ['video-tasks'];
 export const FAMILY_LABELS = {
   native: 'native generateContent',
   openai: 'OpenAI-style chat',
   'image-url': 'images/generations, response_format url',
   'image-b64': 'images/generations, response_format b64_json',
+  'video-tasks': 'videos, create then poll to completion',
 };
 const IMAGE_RESPONSE_FORMATS = { 'image-url': 'url', 'image-b64': 'b64_json' };
 
@@ -19,6 +22,11 @@ const LARGE_PROMPT_BYTES = 64 * 1024;
 // encodes them) and takes its smallest size, so that the figures are the gateway's, not PNG bytes'.
 const IMAGE_MODEL = 'draw-2';
 const IMAGE_SIZE = '256x256';
+// A video task: the simulator completes it `completionMs` after its upstream create (the prompt's
+// task_ms directive, which the gateway passes on with the prompt).
+const VIDEO_MODEL = 'delta-2';
+const VIDEO_SECONDS = '4';
+const VIDEO_SIZE = '1280x720';
 
 /** Every target that measures a scenario, in round order; the filter drops what a target cannot serve. */
 const ALL_TARGETS = ['direct', 'proxy', 'gateway', 'gateway-warn', 'peer'];
@@ -85,6 +93,18 @@ export const SCENARIOS = [
     // The peer's image route is not part of the comparison.
     targets: ['direct', 'proxy', 'gateway'],
   },
+  {
+    name: 'tasks',
+    title: `8. Video tasks (${VIDEO_MODEL}): creations at 32 connections, then every task polled to its end`,
+    kind: 'tasks',
+    connections: 32,
+    request: { prompt: 'A lighthouse at dawn', stream: false },
+    families: TASK_FAMILIES,
+    // Task counts and completion time come from the mode (run.mjs). The plain insert-and-enqueue only
+    // creates (performance.md's yardstick of the creation rate); only the gateway's tasks are polled.
+    // It goes first: the gateway's run waits for pg_stat_database to show what ran before it.
+    targets: ['insert-enqueue', 'gateway'],
+  },
 ];
 
 /** A prompt of exactly `bytes` ASCII characters (ordinary words, so tokenisation is not degenerate). */
@@ -100,9 +120,11 @@ export function openStreamPrompt(seconds, intervalMs = 500) {
 }
 
 const isImageFamily = (family) => IMAGE_FAMILIES.includes(family);
+const isTaskFamily = (family) => TASK_FAMILIES.includes(family);
 
 export function requestPath(family, stream) {
   if (isImageFamily(family)) return '/v1/images/generations';
+  if (isTaskFamily(family)) return '/v1/videos';
   if (family === 'native') {
     return stream
       ? `/v1beta/models/${NATIVE_MODEL}:streamGenerateContent?alt=sse`
@@ -111,7 +133,16 @@ export function requestPath(family, stream) {
   return '/v1/chat/completions';
 }
 
-export function requestBody(family, { prompt, stream }) {
+/** `completionMs` (video tasks): how long the simulator takes; without it the first poll completes. */
+export function requestBody(family, { prompt, stream, completionMs }) {
+  if (isTaskFamily(family)) {
+    return JSON.stringify({
+      model: VIDEO_MODEL,
+      prompt: completionMs === undefined ? prompt : `${prompt} [[sim task_ms=${completionMs}]]`,
+      seconds: VIDEO_SECONDS,
+      size: VIDEO_SIZE,
+    });
+  }
   if (isImageFamily(family)) {
     return JSON.stringify({
       model: IMAGE_MODEL,
@@ -147,6 +178,10 @@ export function answerProblem(family, stream, status, text) {
     return `not JSON: ${text.slice(0, 200)}`;
   }
   if (isImageFamily(family)) return imageAnswerProblem(family, message, text);
+  if (isTaskFamily(family)) {
+    const created = message.object === 'video' && typeof message.id === 'string' && message.id !== '';
+    return created ? null : `not a video object: ${text.slice(0, 200)}`;
+  }
   const usage = family === 'native' ? message.usageMetadata : message.usage;
   if (!usage) return `no usage in the answer: ${text.slice(0, 200)}`;
   return null;

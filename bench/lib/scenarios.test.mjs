@@ -44,6 +44,21 @@ test('an answer is a success only when complete for its wire', () => {
   assert.match(answerProblem('native', true, 200, '{"candidates":[]}'), /not an SSE stream/);
 });
 
+test('a video task body scripts its completion time only when asked, and a create answers a video', () => {
+  const timed = JSON.parse(requestBody('video-tasks', { prompt: 'A lighthouse', completionMs: 30000 }));
+  assert.deepEqual(timed, {
+    model: 'delta-2',
+    prompt: 'A lighthouse [[sim task_ms=30000]]',
+    seconds: '4',
+    size: '1280x720',
+  });
+  assert.equal(JSON.parse(requestBody('video-tasks', { prompt: 'A lighthouse' })).prompt, 'A lighthouse');
+  assert.equal(requestPath('video-tasks', false), '/v1/videos');
+  assert.equal(answerProblem('video-tasks', false, 200, '{"id":"video_1","object":"video"}'), null);
+  assert.match(answerProblem('video-tasks', false, 200, '{"error":{}}'), /not a video object/);
+  assert.match(answerProblem('video-tasks', false, 400, '{"error":{}}'), /status 400/);
+});
+
 test('a plan keeps only the targets that serve the family', () => {
   const throughput = SCENARIOS.find((scenario) => scenario.name === 'throughput');
   const targets = {

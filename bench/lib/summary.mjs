@@ -3,9 +3,16 @@
 // Markdown of summary.md and docs/benchmarks.md.
 import { compareToReference, median } from './stats.mjs';
 import { FAMILY_LABELS, SCENARIOS } from './scenarios.mjs';
+import {
+  CREATION_VS_BASELINE,
+  LAG_BEYOND_INTERVAL_MS,
+  STATISTICS_FLUSH_MS,
+  WORKER_CPU_PER_POLL_US,
+} from './task-figures.mjs';
 import { TARGET_DESCRIPTIONS } from './targets.mjs';
 
-const REFERENCES = ['direct', 'proxy', 'peer'];
+/** What a target is compared with when measured in the same scenario (the last: video task creations). */
+const REFERENCES = ['direct', 'proxy', 'peer', 'insert-enqueue'];
 
 function runsOf(runs, scenario, family, target) {
   return runs.filter(
@@ -58,12 +65,20 @@ export function deriveFigures(results) {
           aggregate: aggregateTarget(targetRuns),
           comparisons,
           openStreams: scenario.kind === 'open-streams' ? openStreamsFigures(targetRuns) : null,
+          tasks: scenario.kind === 'tasks' ? taskFigures(targetRuns) : null,
         };
       }
       figures[`${scenario.name}/${family}`] = { scenario, family, targets, byTarget };
     }
   }
   return figures;
+}
+
+/** The task scenario's one run: its `tasks` figures, with the creation load's and why it failed, if it did. */
+function taskFigures(runs) {
+  const run = runs.at(-1);
+  if (!run?.tasks) return null;
+  return { ...run.tasks, failure: run.failure ?? null };
 }
 
 function openStreamsFigures(runs) {
@@ -86,6 +101,36 @@ function openStreamsFigures(runs) {
 }
 
 // ---- the check-list of performance.md ----------------------------------------------------------------
+
+/**
+ * performance.md's targets for video tasks, read from one gateway target's task figures and its
+ * comparisons in the same run (the creation rate against the plain insert-and-enqueue's).
+ */
+export const TASK_CHECKS = [
+  {
+    metric: 'task creation at 32 connections vs the plain insert-and-enqueue',
+    ...CREATION_VS_BASELINE,
+    unit: '×',
+    lowerIsBetter: false,
+    read: (_tasks, comparisons) => comparisons?.['insert-enqueue']?.throughputRatio ?? null,
+  },
+  {
+    metric: 'lag from upstream completion to `completed`, p99, beyond one poll interval',
+    must: LAG_BEYOND_INTERVAL_MS.must / 1000,
+    goal: LAG_BEYOND_INTERVAL_MS.goal / 1000,
+    unit: 's',
+    lowerIsBetter: true,
+    read: (tasks) =>
+      typeof tasks.lags.beyondIntervalP99Ms === 'number' ? tasks.lags.beyondIntervalP99Ms / 1000 : null,
+  },
+  {
+    metric: 'worker CPU per poll (steady window)',
+    ...WORKER_CPU_PER_POLL_US,
+    unit: 'µs',
+    lowerIsBetter: true,
+    read: (tasks) => tasks.steady?.workerUsPerPoll ?? null,
+  },
+];
 
 /** [metric, must, goal, unit, direction, how to read it from the figures for one gateway target]. */
 export const CHECKS = [
@@ -384,6 +429,180 @@ function openStreamsSection(entry) {
   );
 }
 
+const seconds = (ms) => (typeof ms === 'number' ? `${(ms / 1000).toFixed(2)} s` : '—');
+const decimal = (value, digits = 2) => (typeof value === 'number' ? value.toFixed(digits) : '—');
+
+function tasksSection(entry, meta) {
+  const flushSeconds = STATISTICS_FLUSH_MS / 1000;
+  const parts = [
+    `${integer(meta.taskCount)} tasks created through \`POST /v1/videos\` at ${entry.scenario.connections} connections ` +
+      '(wrk, ended after that many answers); the simulator completes each ' +
+      `${seconds(meta.taskCompletionMs)} after its upstream create, and worker-video (its default timing: the next poll ` +
+      "after a tenth of the task's age, within 1–30 s) polls each until it ends. **Polling** runs from the last " +
+      'creation answer until no step job is left in the queue; the per-task figures run from before the first ' +
+      'creation to the end (creation, submission, polls, settlement). The per-poll figures come from the **steady ' +
+      `window**: polling from ${flushSeconds} s after the last creation answer (what the creations did has reached ` +
+      'pg_stat_database by then, and the queued submissions are done) to the end; they include the settlement of ' +
+      "the tasks that completed in it. Database: pg_stat_database of the stack's database (pg_stat_statements is " +
+      'not loaded on this server): transactions, each statement outside an explicit transaction being one (a ' +
+      `lower bound of the statements), and rows; every closing reading waits ${flushSeconds} s, since an idle ` +
+      "backend reports its last second of statistics late. **Lag**: the gateway row's `completed_at` minus the " +
+      "moment the upstream finished (the simulator's `readyAtMs`, `GET /__sim/videos/completions`), split into " +
+      '**detection** (until the retrieve that first answered `completed`) and **recording** (from that answer to ' +
+      "`completed_at`); the **poll interval** is the platform's delay at the task's age when it finished. " +
+      '**insert-enqueue** (`bench/reference-task-server.mjs`) only creates, as many tasks at the same ' +
+      "connections: per create the gateway's hold statement, the same task row and the step job on a queue no " +
+      'worker reads; no key lookup, validation or admission. Its creation rate is the yardstick of the first ' +
+      'check; nobody polls its tasks.',
+    '',
+    creationTable(entry),
+    '',
+  ];
+  for (const target of entry.targets) {
+    const { tasks, comparisons } = entry.byTarget[target];
+    if (!tasks) continue;
+    const { polling, steady, perTask, lags } = tasks;
+    const perPoll = steady?.databasePerPoll ?? {};
+    const rowsWritten =
+      typeof perPoll.rowsInserted === 'number'
+        ? perPoll.rowsInserted + perPoll.rowsUpdated + perPoll.rowsDeleted
+        : null;
+    const statuses = Object.entries(tasks.statuses.byStatus)
+      .map(([status, count]) => `${status} ${integer(count)}`)
+      .join(', ');
+    parts.push(
+      `**${target}**${tasks.failure ? ` ❌ ${tasks.failure.replaceAll('|', '\\|')}` : ''}`,
+      '',
+      table(
+        [
+          'tasks',
+          'polling s',
+          'polls',
+          'polls/task',
+          'worker-video CPU µs/task',
+          'gateway CPU µs/task',
+          'db transactions/task',
+          'worker-video RSS MiB',
+        ],
+        [
+          [
+            statuses,
+            decimal(polling.seconds, 1),
+            integer(polling.polls),
+            decimal(polling.pollsPerTask, 1),
+            integer(perTask.workerUs),
+            integer(perTask.gatewayUs),
+            decimal(perTask.database?.transactions, 1),
+            mib(polling.workerRssMiB),
+          ],
+        ],
+      ),
+      '',
+      steady
+        ? table(
+            [
+              'steady window s',
+              'polls',
+              'upstream creates',
+              'worker-video CPU µs/poll',
+              'Postgres CPU µs/poll',
+              'db transactions/poll',
+              'rows read/poll',
+              'rows written/poll',
+            ],
+            [
+              [
+                decimal(steady.seconds, 1),
+                integer(steady.polls),
+                integer(steady.upstreamCreates),
+                integer(steady.workerUsPerPoll),
+                integer(steady.postgresUsPerPoll),
+                decimal(perPoll.transactions),
+                decimal(perPoll.rowsFetched),
+                decimal(rowsWritten),
+              ],
+            ],
+          )
+        : `No steady window: every task ended within ${flushSeconds} s of the last creation answer.`,
+      '',
+      table(
+        [
+          'lag p50',
+          'lag p99',
+          'lag max',
+          'detection p50 / p99',
+          'recording p50 / p99',
+          'poll interval p50',
+          'beyond the interval, p99',
+          'within interval + 1 s',
+        ],
+        [
+          [
+            seconds(lags.lagP50Ms),
+            seconds(lags.lagP99Ms),
+            seconds(lags.lagMaxMs),
+            `${seconds(lags.detectP50Ms)} / ${seconds(lags.detectP99Ms)}`,
+            `${seconds(lags.recordP50Ms)} / ${seconds(lags.recordP99Ms)}`,
+            seconds(lags.intervalP50Ms),
+            seconds(lags.beyondIntervalP99Ms),
+            typeof lags.withinGoalShare === 'number' ? `${(lags.withinGoalShare * 100).toFixed(1)} %` : '—',
+          ],
+        ],
+      ),
+      '',
+      table(
+        ['target (performance.md)', 'must', 'goal', 'measured'],
+        TASK_CHECKS.map((check) => {
+          const value = check.read(tasks, comparisons);
+          const status = checkStatus(check, value);
+          const bound = check.lowerIsBetter ? '≤' : '≥';
+          return [
+            check.metric,
+            `${bound} ${formatCheckValue(check, check.must)}`,
+            `${bound} ${formatCheckValue(check, check.goal)}`,
+            status ? `${STATUS_MARKS[status]} ${formatCheckValue(check, value)}` : '—',
+          ];
+        }),
+      ),
+      '',
+    );
+  }
+  return parts.join('\n').trimEnd();
+}
+
+/** The creation phase of every target of the task scenario, and each one's rate against the baseline. */
+function creationTable(entry) {
+  const rows = entry.targets.map((target) => {
+    const { aggregate, tasks, comparisons } = entry.byTarget[target];
+    const ratio = comparisons['insert-enqueue'];
+    return [
+      `**${target}**`,
+      integer(aggregate.rps),
+      ratio ? `${times(ratio.throughputRatio)}${ratio.noisy ? ' ⚠' : ''}` : '—',
+      ms(aggregate.p50Us),
+      ms(aggregate.p99Us),
+      `${integer(aggregate.errors)} / ${integer(aggregate.requests)}`,
+      integer(aggregate.cpuUsPerRequest),
+      contextText(aggregate.contextUsPerRequest),
+      integer(tasks?.creation.upstreamCreates),
+    ];
+  });
+  return table(
+    [
+      'target',
+      'creations/s',
+      '× insert-enqueue',
+      'create p50 ms',
+      'p99 ms',
+      'errors / answers',
+      'CPU µs/create',
+      'context CPU µs/create',
+      'upstream creates meanwhile',
+    ],
+    rows,
+  );
+}
+
 function checklistSection(figures) {
   const rows = checklistRows(figures).map(({ check, cells }) => {
     const limit = (value) =>
@@ -503,6 +722,7 @@ export function renderSummary(results, figures) {
       lines.push(`### ${FAMILY_LABELS[entry.family]}`, '');
       if (scenario.kind === 'wrk') lines.push(wrkSection(entry));
       else if (scenario.kind === 'ttfb') lines.push(ttfbSection(entry));
+      else if (scenario.kind === 'tasks') lines.push(tasksSection(entry, meta));
       else lines.push(openStreamsSection(entry));
       lines.push('');
     }
@@ -533,6 +753,7 @@ npm run bench -- --smoke        # 1 round × 2 s, 100 streams: checks that the h
 npm run bench -- --scenario throughput --targets direct,gateway   # filters, to iterate
 npm run bench -- --profile --scenario throughput --targets gateway  # CPU profile of the gateway, grouped by package
 npm run bench -- --scenario images --rounds 1 --seconds 5           # only the image scenario, quickly
+npm run bench -- --scenario tasks --targets insert-enqueue,gateway  # only the video task scenario
 npm run chaos                   # not a benchmark: faults under load, then the ledger audit (bench/README.md)
 \`\`\`
 

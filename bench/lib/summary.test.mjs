@@ -7,6 +7,7 @@ import {
   deriveFigures,
   formatCheckValue,
   renderSummary,
+  TASK_CHECKS,
 } from './summary.mjs';
 
 const check = (metric) => CHECKS.find((candidate) => candidate.metric.startsWith(metric));
@@ -146,4 +147,134 @@ test('open streams that were not all open at once fail the check whatever the me
   ];
   assert.equal(cell.status, 'missed');
   assert.match(cell.text, /256\/1000 open at once/);
+});
+
+const taskCheck = (metric) => TASK_CHECKS.find((candidate) => candidate.metric.startsWith(metric));
+
+function gatewayTasks() {
+  return {
+    count: 200,
+    completionMs: 3000,
+    drained: true,
+    statuses: { total: 200, open: 0, byStatus: { completed: 200 } },
+    failureReasons: [],
+    creation: { seconds: 0.5, ratePerSecond: 400, upstreamCreates: 150 },
+    polling: { seconds: 18, polls: 2600, pollsPerTask: 13, upstreamCreates: 50, workerRssMiB: 120 },
+    steady: {
+      seconds: 6,
+      polls: 1000,
+      upstreamCreates: 0,
+      workerUsPerPoll: 800,
+      postgresUsPerPoll: 300,
+      databasePerPoll: {
+        transactions: 3.5,
+        rowsFetched: 2,
+        rowsInserted: 0.5,
+        rowsUpdated: 1,
+        rowsDeleted: 0,
+      },
+    },
+    perTask: { workerUs: 15000, gatewayUs: 2000, database: { transactions: 40 } },
+    lags: {
+      count: 200,
+      lagP50Ms: 600,
+      lagP99Ms: 1900,
+      lagMaxMs: 2100,
+      detectP50Ms: 550,
+      detectP99Ms: 1000,
+      recordP50Ms: 20,
+      recordP99Ms: 900,
+      intervalP50Ms: 1000,
+      beyondIntervalP99Ms: 900,
+      withinGoalShare: 1,
+      unmatched: 0,
+    },
+  };
+}
+
+function taskResults(runs) {
+  const outcome = results(runs);
+  outcome.meta.taskCount = 200;
+  outcome.meta.taskCompletionMs = 3000;
+  return outcome;
+}
+
+test('the task scenario renders its phases and scores the lag beyond the poll interval and the worker CPU', () => {
+  const tasks = gatewayTasks();
+  const run = {
+    ...wrkRun('tasks', 'video-tasks', 'gateway', 1, 400, 20000, 900),
+    kind: 'tasks',
+    requests: 200,
+    tasks,
+  };
+  const outcome = taskResults([run]);
+  const markdown = renderSummary(outcome, deriveFigures(outcome));
+  assert.match(markdown, /## 8\. Video tasks/);
+  assert.match(
+    markdown,
+    /\| \*\*gateway\*\* \| 400 \| — \| 20\.000 \| 60\.000 \| 0 \/ 200 \| 900 \| — \| 150 \|/,
+  );
+  assert.match(
+    markdown,
+    /\| completed 200 \| 18\.0 \| 2,600 \| 13\.0 \| 15,000 \| 2,000 \| 40\.0 \| 120\.0 \|/,
+  );
+  assert.match(markdown, /\| 6\.0 \| 1,000 \| 0 \| 800 \| 300 \| 3\.50 \| 2\.00 \| 1\.50 \|/);
+  assert.match(markdown, /\| lag from upstream completion .* \| ≤ 5\.0 s \| ≤ 1\.0 s \| ✅ goal 0\.9 s \|/);
+  assert.match(
+    markdown,
+    /\| worker CPU per poll \(steady window\) \| ≤ 2\.00 ms \| ≤ 500 µs \| ✅ must 800 µs \|/,
+  );
+  // Without the plain insert-and-enqueue in the run, the creation rate has nothing to be scored against.
+  assert.match(
+    markdown,
+    /\| task creation at 32 connections vs the plain insert-and-enqueue \| ≥ 0\.500× \| ≥ 0\.800× \| — \|/,
+  );
+  const lagCheck = taskCheck('lag from upstream completion');
+  assert.equal(
+    checkStatus(lagCheck, lagCheck.read({ ...tasks, lags: { beyondIntervalP99Ms: 6_100 } })),
+    'missed',
+  );
+  assert.equal(lagCheck.read({ ...tasks, lags: { beyondIntervalP99Ms: null } }), null);
+  run.tasks = { ...tasks, steady: null };
+  const noWindow = renderSummary(outcome, deriveFigures(outcome));
+  assert.match(noWindow, /No steady window: every task ended within 11 s of the last creation answer\./);
+  assert.match(noWindow, /\| worker CPU per poll \(steady window\) \| ≤ 2\.00 ms \| ≤ 500 µs \| — \|/);
+});
+
+test('task creations are scored against the plain insert-and-enqueue of the same run', () => {
+  const gateway = {
+    ...wrkRun('tasks', 'video-tasks', 'gateway', 1, 300, 90000, 2250),
+    kind: 'tasks',
+    requests: 200,
+    tasks: gatewayTasks(),
+  };
+  const baseline = {
+    ...wrkRun('tasks', 'video-tasks', 'insert-enqueue', 1, 500, 40000, 700),
+    kind: 'tasks',
+    requests: 200,
+    cpu: { targetUsPerRequest: 700, contextUsPerRequest: { postgres: 310, redis: 90 }, otherCores: 0.1 },
+  };
+  const outcome = taskResults([baseline, gateway]);
+  const figures = deriveFigures(outcome);
+  const entry = figures['tasks/video-tasks'];
+  // 300 / 500 creations per second.
+  assert.equal(entry.byTarget.gateway.comparisons['insert-enqueue'].throughputRatio, 0.6);
+  assert.equal(entry.byTarget['insert-enqueue'].tasks, null);
+  const creationCheck = taskCheck('task creation at 32 connections');
+  assert.equal(checkStatus(creationCheck, 0.6), 'must');
+  assert.equal(checkStatus(creationCheck, 0.8), 'goal');
+  assert.equal(checkStatus(creationCheck, 0.49), 'missed');
+
+  const markdown = renderSummary(outcome, figures);
+  assert.match(
+    markdown,
+    /\| \*\*insert-enqueue\*\* \| 500 \| — \| 40\.000 \| 120\.000 \| 0 \/ 200 \| 700 \| postgres 310, redis 90 \| — \|/,
+  );
+  assert.match(markdown, /\| \*\*gateway\*\* \| 300 \| 0\.600× \| 90\.000 \|/);
+  assert.match(
+    markdown,
+    /\| task creation at 32 connections vs the plain insert-and-enqueue \| ≥ 0\.500× \| ≥ 0\.800× \| ✅ must 0\.600× \|/,
+  );
+  // The baseline has no tasks of its own to report: one gateway block of phase tables, one check table.
+  assert.equal(markdown.match(/\| target \(performance\.md\) \| must \| goal \| measured \|/g).length, 1);
 });

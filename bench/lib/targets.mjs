@@ -1,5 +1,6 @@
 // The processes under test: the simulator (the "direct" target and every target's upstream), the
-// reference proxy, the gateway stack (Postgres, Redis, gateway, four workers) and the peer gateway.
+// reference proxy, the gateway stack (Postgres, Redis, gateway, four workers), the plain task
+// insert-and-enqueue beside it and the peer gateway.
 // Every child is remembered so that stopEverything() can end it, also on failure or Ctrl-C.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, openSync, closeSync, rmSync } from 'node:fs';
@@ -9,11 +10,12 @@ import { join } from 'node:path';
 import { startApp, stopAll, waitForHttp, WORKER_APPS } from '../../tools/lib/processes.mjs';
 import { ensureServices } from '../../tools/lib/services.mjs';
 import { seedDemo } from '../../tools/lib/demo-seed.mjs';
-import { postAdmin, putAdmin, resetGatewayState } from './gateway-state.mjs';
+import pg from 'pg';
+import { databaseUrlFor, postAdmin, putAdmin, resetGatewayState } from './gateway-state.mjs';
 import { findProcesses } from './proc-stats.mjs';
 import { PROXY_KEY } from '../reference-proxy.mjs';
 
-export const TARGET_NAMES = ['direct', 'proxy', 'gateway', 'gateway-warn', 'peer'];
+export const TARGET_NAMES = ['direct', 'proxy', 'gateway', 'gateway-warn', 'insert-enqueue', 'peer'];
 export const BENCH_DATABASE = 'gateway_bench';
 export const BENCH_REDIS_PREFIX = 'bench';
 const BENCH_CREDIT_MICROS = '1000000000000000';
@@ -27,6 +29,17 @@ export const BENCH_IMAGE_CHANNEL = {
   priority: 0,
 };
 export const BENCH_IMAGE_PRICES = [{ model: 'draw-2', perImage: { default: '20000' } }];
+/** The task scenario's channel and price (per call and per second, every resolution tier). */
+export const BENCH_VIDEO_CHANNEL = {
+  type: 'compat',
+  name: 'bench-videos',
+  secret: SIM_KEYS.openai,
+  models: [{ model: 'delta-2' }],
+  priority: 0,
+};
+export const BENCH_VIDEO_PRICES = [
+  { model: 'delta-2', perCall: '1000', perVideoSecond: { default: '10000' } },
+];
 
 export const TARGET_DESCRIPTIONS = {
   direct: 'the load generator straight to the simulator',
@@ -35,6 +48,8 @@ export const TARGET_DESCRIPTIONS = {
     'a public gateway replica (ADMIN_API_ENABLED=false) with LOG_LEVEL=info (as in production), Postgres, Redis, the four workers and an admin instance running',
   'gateway-warn':
     'the same replica with LOG_LEVEL=warn (no per-request log line), same database, workers and admin instance',
+  'insert-enqueue':
+    "bench/reference-task-server.mjs (video tasks only): Fastify, plain pg and bullmq; per create the gateway's hold statement, the same task row and its step job on a queue no worker reads; no key lookup, validation or admission",
   peer: '@portkey-ai/gateway 1.15.2 (npm), NODE_ENV=production, OpenAI-style route only',
 };
 
@@ -58,6 +73,19 @@ const bearerFamilies = (key) => ({
   'image-b64': bearerHeaders(key),
 });
 
+/** The id of the one key seeded for `accountId`. */
+async function keyIdOf(accountId) {
+  const client = new pg.Client({ connectionString: databaseUrlFor(BENCH_DATABASE) });
+  await client.connect();
+  try {
+    const { rows } = await client.query('SELECT id FROM api_keys WHERE account_id = $1', [accountId]);
+    if (rows.length !== 1) throw new Error(`expected one key of ${accountId}, found ${rows.length}`);
+    return rows[0].id;
+  } finally {
+    await client.end();
+  }
+}
+
 /**
  * Starts and remembers processes. `log` prints progress; `logDir` receives the stdout/stderr of the
  * processes whose output is not the product's (proxy, peer); `profileDir` turns on --cpu-prof for the
@@ -67,6 +95,8 @@ export function createStack({ root, logDir, log, profileDir = null }) {
   const children = [];
   let stopping = false;
   let objectStoreDir = null;
+  /** What the task baseline writes with: the gateway stack's database, Redis prefix, account, key, channel. */
+  let taskBaselineSetup = null;
   const unexpectedExits = [];
 
   function remember(child, name) {
@@ -238,12 +268,16 @@ export function createStack({ root, logDir, log, profileDir = null }) {
       simulatorUrl: simulator.url,
     });
     await putAdmin(adminGateway.baseUrl, baseEnv.ADMIN_TOKEN, '/admin/prices', {
-      prices: BENCH_IMAGE_PRICES,
+      prices: [...BENCH_IMAGE_PRICES, ...BENCH_VIDEO_PRICES],
     });
-    await postAdmin(adminGateway.baseUrl, baseEnv.ADMIN_TOKEN, '/admin/channels', {
-      ...BENCH_IMAGE_CHANNEL,
-      baseUrl: simulator.url,
-    });
+    const channelIds = {};
+    for (const channel of [BENCH_IMAGE_CHANNEL, BENCH_VIDEO_CHANNEL]) {
+      const created = await postAdmin(adminGateway.baseUrl, baseEnv.ADMIN_TOKEN, '/admin/channels', {
+        ...channel,
+        baseUrl: simulator.url,
+      });
+      channelIds[channel.name] = created.id;
+    }
     await postAdmin(adminGateway.baseUrl, baseEnv.ADMIN_TOKEN, `/admin/accounts/${accountId}/credits`, {
       amountMicros: BENCH_CREDIT_MICROS,
       idempotencyKey: `bench-credit-${accountId}`,
@@ -251,11 +285,30 @@ export function createStack({ root, logDir, log, profileDir = null }) {
     });
     const redisPids = findProcesses(['redis-server']);
     const workerPids = workers.map((worker) => worker.pid);
+    taskBaselineSetup = {
+      env: baseEnv,
+      key,
+      ids: {
+        accountId,
+        keyId: await keyIdOf(accountId),
+        channelId: channelIds[BENCH_VIDEO_CHANNEL.name],
+      },
+      redisPids,
+    };
     return gateways.map(({ name, child, baseUrl }) => ({
       name,
       baseUrl,
-      families: { native: nativeHeaders(key), ...bearerFamilies(key) },
+      families: { native: nativeHeaders(key), ...bearerFamilies(key), 'video-tasks': bearerHeaders(key) },
       mainPid: child.pid,
+      // What the task scenario reads besides /proc: the simulator's counts, the stack's database and
+      // queues, the worker that polls, and the environment that sets its timing.
+      tasks: {
+        simulatorUrl: simulator.url,
+        database: BENCH_DATABASE,
+        redisPrefix: BENCH_REDIS_PREFIX,
+        env: baseEnv,
+        workerPid: workers.find((worker) => worker.appName === 'worker-video').pid,
+      },
       groups: {
         main: [child.pid],
         workers: workerPids,
@@ -265,6 +318,43 @@ export function createStack({ root, logDir, log, profileDir = null }) {
         simulator: [simulator.pid],
       },
     }));
+  }
+
+  /**
+   * The plain insert-and-enqueue of video tasks (bench/reference-task-server.mjs), writing into the
+   * gateway stack's database and Redis prefix for the stack's account, key and video channel: the
+   * gateway stack must have started first.
+   */
+  async function startTaskBaseline() {
+    if (!taskBaselineSetup) throw new Error('insert-enqueue needs the gateway stack: add the gateway target');
+    const { env, key, ids, redisPids } = taskBaselineSetup;
+    if (!ids.channelId) throw new Error(`the admin API named no id for channel ${BENCH_VIDEO_CHANNEL.name}`);
+    const port = await freePort();
+    const child = spawnLogged('insert-enqueue', [join(root, 'bench', 'reference-task-server.mjs')], {
+      ...process.env,
+      PORT: String(port),
+      DATABASE_URL: env.DATABASE_URL,
+      REDIS_URL: env.REDIS_URL,
+      REDIS_PREFIX: env.REDIS_PREFIX,
+      ACCOUNT_ID: ids.accountId,
+      KEY_ID: ids.keyId,
+      CHANNEL_ID: ids.channelId,
+      VIDEO_PRICE: JSON.stringify(BENCH_VIDEO_PRICES[0]),
+    });
+    const baseUrl = `http://127.0.0.1:${port}`;
+    await waitUntilReady(child, `${baseUrl}/__baseline/stats`, 30_000);
+    return {
+      name: 'insert-enqueue',
+      baseUrl,
+      // The gateway's key header, so that both parse the same request; the baseline does not read it.
+      families: { 'video-tasks': bearerHeaders(key) },
+      mainPid: child.pid,
+      groups: {
+        main: [child.pid],
+        postgres: () => findProcesses(['postgres:', ` ${BENCH_DATABASE} `]),
+        redis: redisPids,
+      },
+    };
   }
 
   /** Throws when a process under test has died: the figures after that point would mean nothing. */
@@ -290,6 +380,7 @@ export function createStack({ root, logDir, log, profileDir = null }) {
     startProxy,
     startPeer,
     startGateways,
+    startTaskBaseline,
     assertAlive,
     stopEverything,
   };

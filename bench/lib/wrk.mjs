@@ -92,9 +92,14 @@ export function parseWrkText(text) {
   };
 }
 
+/** The line wrk/post.lua prints once BENCH_MAX_REQUESTS answers have come back. */
+const STOPPED_LINE = 'BENCH_STOPPED';
+
 /**
  * One bounded wrk run: POST `bodyFile` with `headers` to `url`. Resolves with the parsed figures and
- * the raw report; rejects when wrk fails or prints no report.
+ * the raw report; rejects when wrk fails or prints no report. With `maxRequests` the run ends after
+ * that many answers (at most `durationSeconds`): post.lua says so and wrk gets SIGINT, which makes it
+ * report at once; `stoppedAfterUs` is then the time from the start to that answer.
  */
 export function runWrk({
   url,
@@ -104,9 +109,11 @@ export function runWrk({
   timeoutSeconds = 10,
   bodyFile,
   headers,
+  maxRequests,
 }) {
   const args = [
-    `-t${Math.min(threads, connections)}`,
+    // The answer count of post.lua is per thread.
+    `-t${maxRequests ? 1 : Math.min(threads, connections)}`,
     `-c${connections}`,
     `-d${durationSeconds}s`,
     `--timeout`,
@@ -122,11 +129,20 @@ export function runWrk({
     BENCH_HEADERS: Object.entries(headers)
       .map(([name, value]) => `${name}: ${value}`)
       .join('\n'),
+    ...(maxRequests ? { BENCH_MAX_REQUESTS: String(maxRequests) } : {}),
   };
   return new Promise((resolve, reject) => {
+    const startedAt = process.hrtime.bigint();
     const child = spawn('wrk', args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
+    let stoppedAfterUs = null;
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      if (maxRequests && stoppedAfterUs === null && output.includes(STOPPED_LINE)) {
+        stoppedAfterUs = Number(process.hrtime.bigint() - startedAt) / 1000;
+        child.kill('SIGINT');
+      }
+    });
     child.stderr.on('data', (chunk) => (output += chunk));
     // A hard stop in case wrk hangs on a connection that never answers.
     const guard = setTimeout(() => child.kill('SIGKILL'), (durationSeconds + timeoutSeconds + 15) * 1000);
@@ -138,7 +154,7 @@ export function runWrk({
       clearTimeout(guard);
       if (code !== 0) return reject(new Error(`wrk exited with ${code}: ${output.trim()}`));
       try {
-        resolve({ ...parseWrkOutput(output), args, report: output });
+        resolve({ ...parseWrkOutput(output), args, report: output, stoppedAfterUs });
       } catch (error) {
         reject(error);
       }

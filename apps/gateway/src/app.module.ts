@@ -1,14 +1,21 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import type { GatewayConfig } from '@gateway/config';
+import { AlphaModule } from './alpha/alpha.module';
 import { BetaActionModule } from './beta-action/beta-action.module';
+import { GammaModule } from './gamma/gamma.module';
 import { HealthModule } from './health/health.module';
 import { ImagesModule } from './images/images.module';
 import { GatewayExceptionFilter } from './http/gateway-exception.filter';
 import { InfrastructureModule, type InfrastructureOptions } from './infrastructure/infrastructure.module';
+import { MusicModule } from './music/music.module';
 import { RuntimeStateService } from './infrastructure/runtime-state.service';
 import { StoredFilesModule } from './stored-files/stored-files.module';
 import { TextModule } from './text/text.module';
+import { ThetaModule } from './theta/theta.module';
+import { VideosModule } from './videos/videos.module';
+import { CharactersModule } from './videos/characters/characters.module';
+import { VideoContentModule } from './videos/content/video-content.module';
 
 @Module({})
 export class AppModule {
@@ -23,6 +30,13 @@ export class AppModule {
         ImagesModule,
         StoredFilesModule,
         BetaActionModule,
+        VideosModule,
+        VideoContentModule,
+        CharactersModule,
+        MusicModule,
+        ThetaModule,
+        AlphaModule,
+        GammaModule,
       ],
       providers: [RuntimeStateService, { provide: APP_FILTER, useClass: GatewayExceptionFilter }],
     };

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { GatewayHarness, NATIVE_GENERATE_PATH, NATIVE_HELLO_BODY, type TextDemo } from './gateway-harness';
 
 const CHAT_BODY = { model: 'kappa-2.0-flash', messages: [{ role: 'user', content: 'Hello' }] };
@@ -134,5 +135,38 @@ describe('API keys on every route family', () => {
       headers: { 'x-vendor-api-key': key },
     });
     expect(one.status).toBe(404);
+  });
+
+  it.each([
+    '/v1/videos',
+    '/v1/video/create',
+    '/bt?Action=CVSync2AsyncSubmitTask&Version=2022-08-31',
+    '/alpha/ent/v2/text2video',
+    '/gamma/v1/videos/text2video',
+    '/lambda/submit/music',
+    '/delta/v1/characters',
+  ])('answers a request without a key on %s with 401 before its body has arrived', async (path) => {
+    // Headers announce a 1 MB body of which 10 bytes are sent: only a refusal made before reading
+    // the body can arrive; a route that read it first would wait for the rest.
+    const { port } = new URL(harness.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => {
+        socket.write(
+          `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n` +
+            'content-length: 1000000\r\n\r\n{"model":',
+        );
+      });
+      let received = '';
+      socket.on('data', (chunk) => {
+        received += chunk.toString('latin1');
+        if (received.includes('\r\n\r\n')) {
+          socket.destroy();
+          resolve(received);
+        }
+      });
+      socket.on('error', reject);
+    });
+    expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 401 Unauthorized');
+    expect(answer.toLowerCase()).toContain('connection: close');
   });
 });

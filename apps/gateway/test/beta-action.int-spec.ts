@@ -199,7 +199,7 @@ describe('/bt: the beta Action API through the gateway', () => {
 
   it.each([
     ['no req_key', { prompt: 'a kite' }, 400, 50205, 'req_key'],
-    ['an unknown req_key', { req_key: 'beta_t2v_v30', prompt: 'a kite' }, 404, 50205, 'beta_t2i_v40'],
+    ['an unknown req_key', { req_key: 'beta_t2i_v99', prompt: 'a kite' }, 404, 50205, 'beta_t2i_v40'],
     ['no prompt and no image', { req_key: 'beta_t2i_v40' }, 400, 50205, 'prompt'],
     ['a scale out of range', { req_key: 'beta_t2i_v40', prompt: 'a kite', scale: 7 }, 400, 50205, 'scale'],
     [

@@ -294,7 +294,11 @@ export class GatewayHarness {
   }
 
   private pool(): Pool {
-    this.databasePool ??= new Pool({ connectionString: this.config.databaseUrl, max: 2 });
+    if (!this.databasePool) {
+      this.databasePool = new Pool({ connectionString: this.config.databaseUrl, max: 2 });
+      // An idle connection that a database outage test terminates is dropped; the next query opens another.
+      this.databasePool.on('error', () => undefined);
+    }
     return this.databasePool;
   }
 

@@ -1,11 +1,22 @@
-import { GatewayHarness } from './gateway-harness';
+import { GatewayHarness, type HttpAnswer } from './gateway-harness';
+import { ETA_CONTROL_KEY, seedThetaChannel, simulatorRequests, ThetaClient } from './theta-demo';
 
 const CHANNEL_SECRET = 'channel-secret-do-not-leak-7f3a9c';
+/** The secret half of the eta channel's control-plane key, a secret setting. */
+const CONTROL_PLANE_SECRET = ETA_CONTROL_KEY.split('|')[1];
+
+interface EtaChannelView {
+  weight: number;
+  settings: { controlPlaneUrl: string; controlPlaneKey: string };
+}
 
 describe('secrets never leave the gateway', () => {
   let harness: GatewayHarness;
   const adminAnswers: string[] = [];
   let plaintextKeys: string[] = [];
+  let etaChannelId: string;
+  let etaViews: HttpAnswer<EtaChannelView>[];
+  let assetCall: HttpAnswer<{ GroupId?: string }>;
 
   beforeAll(async () => {
     harness = await GatewayHarness.start({ LOG_LEVEL: 'debug' });
@@ -48,6 +59,21 @@ describe('secrets never leave the gateway', () => {
         .text,
     );
     harness.rememberSecret(`${CHANNEL_SECRET}-2`);
+
+    // An eta channel whose control-plane key is a secret setting: shown, then changed without the key.
+    etaChannelId = await seedThetaChannel(harness);
+    const controlPlaneUrl = `${harness.simulatorUrl}/eta-control`;
+    etaViews = [
+      await harness.admin<EtaChannelView>('GET', `/admin/channels/${etaChannelId}`),
+      await harness.admin<EtaChannelView>('PATCH', `/admin/channels/${etaChannelId}`, {
+        settings: { controlPlaneUrl },
+        weight: 3,
+      }),
+    ];
+    adminAnswers.push(...etaViews.map((answer) => answer.text));
+    assetCall = await new ThetaClient(harness, harness.url, plaintextKeys[0]).action('CreateAssetGroup', {
+      Name: 'sealed-settings',
+    });
     await harness.settled();
   });
   afterAll(async () => {
@@ -68,6 +94,7 @@ describe('secrets never leave the gateway', () => {
     }
     expect(dump).toContain('secret-channel');
     expect(dump).not.toContain(CHANNEL_SECRET);
+    expect(dump).not.toContain(CONTROL_PLANE_SECRET);
     for (const key of plaintextKeys) {
       expect(dump).not.toContain(key);
       expect(dump).toContain(key.slice(0, 11));
@@ -77,6 +104,7 @@ describe('secrets never leave the gateway', () => {
   it('shows the secret in no admin response, only a masked tail', () => {
     const all = adminAnswers.join('\n');
     expect(all).not.toContain(CHANNEL_SECRET);
+    expect(all).not.toContain(CONTROL_PLANE_SECRET);
     expect(all).toMatch(/"secretMasked":"••••[^"]{4}"/);
     for (const key of plaintextKeys) expect(all).not.toContain(key);
   });
@@ -85,6 +113,36 @@ describe('secrets never leave the gateway', () => {
     const logs = harness.logs.join('');
     expect(logs).toMatch(/"route":"\/v1\/chat\/completions"/);
     expect(logs).not.toContain(CHANNEL_SECRET);
+    expect(logs).not.toContain(CONTROL_PLANE_SECRET);
     for (const key of plaintextKeys) expect(logs).not.toContain(key);
+  });
+
+  it("stores a channel type's secret setting sealed, shows it masked, and keeps it through a change that omits it", async () => {
+    const [stored] = await harness.query<{ settings: { controlPlaneKey: unknown } }>(
+      'select settings from channels where id = $1',
+      [etaChannelId],
+    );
+    expect(stored.settings.controlPlaneKey).toEqual({
+      $encrypted: expect.any(String),
+      keyVersion: harness.config.masterKeys.currentVersion,
+      tail: ETA_CONTROL_KEY.slice(-4),
+    });
+
+    const [shown, changed] = etaViews;
+    expect(shown.body.settings).toEqual({
+      controlPlaneUrl: `${harness.simulatorUrl}/eta-control`,
+      controlPlaneKey: `••••${ETA_CONTROL_KEY.slice(-4)}`,
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({ weight: 3, settings: shown.body.settings });
+  });
+
+  it('signs control-plane calls with the kept key after the change', async () => {
+    expect(assetCall.status).toBe(200);
+    expect(assetCall.body.GroupId).toEqual(expect.any(String));
+    const calls = await simulatorRequests(harness, '/eta-control/');
+    expect(calls.map((call) => [call.query['Action'], call.authenticated])).toEqual([
+      ['CreateAssetGroup', true],
+    ]);
   });
 });

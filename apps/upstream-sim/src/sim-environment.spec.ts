@@ -22,12 +22,37 @@ describe('parseSimKeys', () => {
       compat: ['shared'],
       eta: ['shared'],
       beta: undefined,
+      mu: ['shared'],
+      omega: ['shared'],
+      alpha: ['shared'],
+      lambda: ['shared'],
     });
     expect(parseSimKeys('sk-relay,beta:ak|sk')).toEqual({
       kappa: ['sk-relay'],
       compat: ['sk-relay'],
       eta: ['sk-relay'],
       beta: ['sk-relay', 'ak|sk'],
+      mu: ['sk-relay'],
+      omega: ['sk-relay'],
+      alpha: ['sk-relay'],
+      lambda: ['sk-relay'],
+    });
+  });
+
+  it('assigns mu and omega keys to their wires', () => {
+    expect(parseSimKeys('mu:m1,omega:o1')).toEqual({ mu: ['m1'], omega: ['o1'] });
+  });
+
+  it('assigns alpha and lambda keys to their wires', () => {
+    expect(parseSimKeys('alpha:a1')).toEqual({ alpha: ['a1'] });
+    expect(parseSimKeys('lambda:l1')).toEqual({ lambda: ['l1'] });
+  });
+
+  it('gives gamma only keys of its SubAppId|SecretId|SecretKey[|Region] form', () => {
+    expect(parseSimKeys('gamma:15|sid|sk|north-2')).toEqual({ gamma: ['15|sid|sk|north-2'] });
+    expect(parseSimKeys('15|sid|sk,plain')).toMatchObject({
+      gamma: ['15|sid|sk'],
+      kappa: ['15|sid|sk', 'plain'],
     });
   });
 

@@ -1,4 +1,4 @@
-import { SimulatorOptions, isBetaKey } from '@gateway/simulators';
+import { SimulatorOptions, isBetaKey, isGammaKey } from '@gateway/simulators';
 
 export interface SimEnvironment {
   port: number;
@@ -9,7 +9,7 @@ export interface SimEnvironment {
 
 const DEFAULT_PORT = 4010;
 const DEFAULT_HOST = '127.0.0.1';
-const WIRES = ['kappa', 'compat', 'eta', 'beta'] as const;
+const WIRES = ['kappa', 'compat', 'eta', 'beta', 'mu', 'omega', 'alpha', 'gamma', 'lambda'] as const;
 type Wire = (typeof WIRES)[number];
 
 /**
@@ -44,7 +44,7 @@ export function parseSimKeys(value: string): SimulatorOptions['keys'] {
       const key = entry.slice(separator + 1).trim();
       if (key) keys[wire].push(key);
     } else {
-      for (const every of WIRES) if (every !== 'beta' || isBetaKey(entry)) keys[every].push(entry);
+      for (const every of WIRES) if (fitsWire(every, entry)) keys[every].push(entry);
     }
   }
   return withoutEmptyWires(keys);
@@ -66,7 +66,7 @@ function parseJsonKeys(value: string): SimulatorOptions['keys'] {
 }
 
 function emptyKeys(): Record<Wire, string[]> {
-  return { kappa: [], compat: [], eta: [], beta: [] };
+  return { kappa: [], compat: [], eta: [], beta: [], mu: [], omega: [], alpha: [], gamma: [], lambda: [] };
 }
 
 function withoutEmptyWires(keys: Record<Wire, string[]>): SimulatorOptions['keys'] {
@@ -75,7 +75,18 @@ function withoutEmptyWires(keys: Record<Wire, string[]>): SimulatorOptions['keys
     compat: keys.compat.length > 0 ? keys.compat : undefined,
     eta: keys.eta.length > 0 ? keys.eta : undefined,
     beta: keys.beta.length > 0 ? keys.beta : undefined,
+    mu: keys.mu.length > 0 ? keys.mu : undefined,
+    omega: keys.omega.length > 0 ? keys.omega : undefined,
+    alpha: keys.alpha.length > 0 ? keys.alpha : undefined,
+    gamma: keys.gamma.length > 0 ? keys.gamma : undefined,
+    lambda: keys.lambda.length > 0 ? keys.lambda : undefined,
   };
+}
+
+/** beta and gamma keys have forms of their own; any other wire takes any key. */
+function fitsWire(wire: Wire, key: string): boolean {
+  if (wire === 'beta') return isBetaKey(key);
+  return wire !== 'gamma' || isGammaKey(key);
 }
 
 function isWire(value: string): value is Wire {

@@ -1,26 +1,25 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import {
-  QUEUE_NAMES,
-  TaskStepWorkerModule,
-  WorkerRuntimeModule,
-  type TaskStepWorkerAppOptions,
-} from '@gateway/tasks';
+import type { Environment } from '@gateway/config';
+import { AssetStatusWorkerModule, WorkerRuntimeModule, type AssetStatusWorkerOptions } from '@gateway/tasks';
 
-/** The theta asset library: uploads, then status polling until Active. */
+export interface WorkerAssetsOptions extends AssetStatusWorkerOptions {
+  /** The environment to configure from; the process environment when absent. */
+  env?: Environment;
+}
+
+/**
+ * The theta asset library's worker: it looks at each uploaded asset's processing on the upstream's
+ * control plane until it is Active or Failed (AssetStatusWorkerModule, on asset-tasks).
+ */
 @Module({})
 export class WorkerAssetsModule {
-  static forRoot(options: TaskStepWorkerAppOptions = {}): DynamicModule {
-    const { env, ...stepOptions } = options;
+  static forRoot(options: WorkerAssetsOptions = {}): DynamicModule {
+    const { env, ...assetOptions } = options;
     return {
       module: WorkerAssetsModule,
       imports: [
         WorkerRuntimeModule.forRoot({ serviceName: 'worker-assets', env }),
-        TaskStepWorkerModule.forQueue({
-          ...stepOptions,
-          queue: QUEUE_NAMES.assetTasks,
-          concurrencyVariable: 'ASSET_WORKER_CONCURRENCY',
-          defaultConcurrency: 16,
-        }),
+        AssetStatusWorkerModule.forRoot(assetOptions),
       ],
     };
   }

@@ -11,6 +11,7 @@ import {
   enqueueTaskStep,
   OVERDUE_SWEEP_JOB_NAME,
   QUEUE_NAMES,
+  STRANDED_SWEEP_JOB_NAME,
   taskStepJobId,
   TaskStore,
 } from '@gateway/tasks';
@@ -95,7 +96,10 @@ describe('worker-video (Postgres, Redis)', () => {
     await database.drop();
   });
 
-  async function startWorker(adapter?: TaskAdapter): Promise<INestApplicationContext> {
+  async function startWorker(
+    adapter?: TaskAdapter,
+    sweeps: { strandedSweepIntervalMs?: number; strandedAfterMs?: number } = {},
+  ): Promise<INestApplicationContext> {
     const env = {
       DATABASE_URL: database.url,
       REDIS_URL,
@@ -112,16 +116,21 @@ describe('worker-video (Postgres, Redis)', () => {
     } as AdapterContext;
     const module = WorkerVideoModule.forRoot({
       env,
-      adapters: adapter ? new Map([['gamma', adapter]]) : undefined,
+      // Without one, no channel type has an asynchronous adapter (whatever the registry holds).
+      adapters: new Map(adapter ? [['gamma', adapter]] : []),
       connectChannel: adapter ? async () => context : undefined,
       timing: { minPollDelayMs: 50, maxPollDelayMs: 100, submissionTimeoutMs: 10_000 },
+      ...sweeps,
     });
     const app = await NestFactory.createApplicationContext(module, { logger: false });
     apps.push(app);
     return app;
   }
 
-  async function queuedVideoTask(): Promise<{ taskId: string; holdRequestId: string }> {
+  /** With `enqueue: false`, the gateway committed the row but could not enqueue its job (Redis down). */
+  async function queuedVideoTask(
+    { enqueue }: { enqueue: boolean } = { enqueue: true },
+  ): Promise<{ taskId: string; holdRequestId: string }> {
     sequence += 1;
     const holdRequestId = `req_video_${sequence}`;
     await new HoldService(pool).take({
@@ -144,7 +153,7 @@ describe('worker-video (Postgres, Redis)', () => {
       holdRequestId,
       deadlineAt: new Date(Date.now() + 600_000),
     });
-    await enqueueTaskStep(queue, task.id);
+    if (enqueue) await enqueueTaskStep(queue, task.id);
     return { taskId: task.id, holdRequestId };
   }
 
@@ -239,5 +248,23 @@ describe('worker-video (Postgres, Redis)', () => {
     // Released in full: no money moved, so the ledger has no row for it.
     expect(await ledgerKinds(holdRequestId)).toEqual([]);
     expect(await queue.getJobScheduler(OVERDUE_SWEEP_JOB_NAME)).toMatchObject({ every: 60_000 });
+    expect(await queue.getJobScheduler(STRANDED_SWEEP_JOB_NAME)).toMatchObject({ every: 60_000 });
+  });
+
+  it('runs a task whose step job was never enqueued, once the stranded sweep finds it idle', async () => {
+    const adapter = new ScriptedVideoAdapter(store);
+    adapter.script.push({
+      state: 'completed',
+      outputs: [{ url: 'http://upstream.test/found.mp4' }],
+      warnings: [],
+    });
+    const { taskId, holdRequestId } = await queuedVideoTask({ enqueue: false });
+    await startWorker(adapter, { strandedSweepIntervalMs: 200, strandedAfterMs: 300 });
+
+    expect(await stepJobEndState(taskId)).toBe('completed');
+
+    expect(await store.findById(taskId)).toMatchObject({ status: 'completed' });
+    expect(adapter.submissions).toEqual([taskId]);
+    expect(await ledgerKinds(holdRequestId)).toEqual([['capture', HOLD_MICROS]]);
   });
 });

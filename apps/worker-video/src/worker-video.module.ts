@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import {
+  MusicPollModule,
   QUEUE_NAMES,
   TaskStepWorkerModule,
   WorkerRuntimeModule,
@@ -21,6 +22,7 @@ export class WorkerVideoModule {
           concurrencyVariable: 'VIDEO_WORKER_CONCURRENCY',
           defaultConcurrency: 32,
         }),
+        MusicPollModule.forRoot(stepOptions),
       ],
     };
   }

@@ -69,6 +69,8 @@ export interface GatewayConfig {
   readonly imageTaskTimeoutMs: number;
   /** Time between two polls of such an upstream task (an upstream's retry hint may lengthen it). */
   readonly imageTaskPollIntervalMs: number;
+  /** How long a video task may run, by family; set on the task row when the gateway creates it. */
+  readonly videoTaskDeadlines: VideoTaskDeadlines;
   readonly metricsEnabled: boolean;
   /**
    * How much the V8 heap may grow past what the last full collection kept alive before the next
@@ -84,6 +86,13 @@ export interface GatewayConfig {
   readonly objectStore: ObjectStoreConfig;
   /** How often worker-image removes the stored files whose retention has ended. */
   readonly objectSweepIntervalMs: number;
+}
+
+export interface VideoTaskDeadlines {
+  /** VIDEO_TASK_DEADLINE_MS: every family without an override. */
+  readonly defaultMs: number;
+  /** VIDEO_TASK_DEADLINES: overrides by family, or by a word prefix of its name (lower case). */
+  readonly byFamily: ReadonlyMap<string, number>;
 }
 
 export interface ClientConnectionLimits {

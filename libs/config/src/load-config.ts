@@ -4,6 +4,7 @@ import { LOG_LEVELS, type GatewayConfig } from './gateway-config';
 import { InvalidConfigurationError } from './invalid-configuration.error';
 import { parseMasterKeyring } from './master-keyring.parse';
 import { parseObjectStoreConfig } from './object-store-config.parse';
+import { parseVideoTaskDeadlines } from './video-task-deadlines.parse';
 
 const MIN_ADMIN_TOKEN_LENGTH = 16;
 // Hostnames, IPv4/IPv6 addresses and CIDR ranges, optionally with a leading `*.` wildcard.
@@ -59,6 +60,7 @@ export function loadConfig(env: Environment = process.env): GatewayConfig {
     safeFetchTimeoutMs: reader.integer('SAFE_FETCH_TIMEOUT_MS', 30_000, { min: 100 }),
     imageTaskTimeoutMs: reader.integer('IMAGE_TASK_TIMEOUT_MS', 120_000, { min: 1_000 }),
     imageTaskPollIntervalMs: reader.integer('IMAGE_TASK_POLL_INTERVAL_MS', 1_000, { min: 10 }),
+    videoTaskDeadlines: parseVideoTaskDeadlines(reader),
     metricsEnabled: reader.boolean('METRICS_ENABLED', true),
     heapGrowingPercent: reader.integer('HEAP_GROWING_PERCENT', 30, { min: 0, max: 300 }),
     publicBaseUrl: readPublicBaseUrl(reader),

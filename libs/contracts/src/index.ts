@@ -32,6 +32,11 @@ export * from './openai/image-request-fields.dto';
 export * from './openai/image-generation-request.dto';
 export * from './openai/image-edit-request.dto';
 export * from './openai/image-response.view';
+export * from './openai/video-values.constants';
+export * from './openai/video-request-fields.check';
+export * from './openai/video-create-request.dto';
+export * from './openai/unified-video-request.dto';
+export * from './openai/video-object.view';
 
 export * from './beta/beta-action.dto';
 

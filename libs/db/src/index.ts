@@ -10,4 +10,6 @@ export type {
   Hold,
   RequestLog,
   Task,
+  AssetGroup,
+  Asset,
 } from './generated/client';

@@ -1,5 +1,7 @@
 export * from './beta/beta-action.wire';
+export * from './beta/beta-video.wire';
 export * from './finish-reason.map';
+export * from './lambda/lambda-music.wire';
 export * from './logprobs/logprobs.convert';
 export * from './native/native-request.normalise';
 export * from './native/native-request.types';

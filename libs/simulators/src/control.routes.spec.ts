@@ -37,6 +37,7 @@ describe('control routes and scripting sources', () => {
       completed: 3,
       aborted: 0,
       byRoute: { 'kappa:generateContent': 1, 'compat:chatCompletions': 1, 'kappa:listModels': 1 },
+      videos: { createRequests: 0, created: 0, replayed: 0, cancelled: 0 },
     });
     await postJson(`${simulator.url}/__sim/reset`, {});
     expect(await simulatorStats(simulator.url)).toEqual({
@@ -44,6 +45,7 @@ describe('control routes and scripting sources', () => {
       completed: 0,
       aborted: 0,
       byRoute: {},
+      videos: { createRequests: 0, created: 0, replayed: 0, cancelled: 0 },
     });
     expect(await journal()).toEqual([]);
   });

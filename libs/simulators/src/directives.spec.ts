@@ -43,6 +43,20 @@ describe('directives', () => {
     });
   });
 
+  it('parses the compat video directives', () => {
+    expect(
+      parseDirectives(
+        'placement=output.url;words=pending+running++error;result_host=10.0.0.7:8080;expired_links=1',
+      ),
+    ).toEqual({
+      placement: 'output.url',
+      statusWords: { queued: 'pending', processing: 'running', failed: 'error' },
+      resultHost: '10.0.0.7:8080',
+      expiredLinks: 1,
+    });
+    expect(parseDirectives('placement=body;words=+;result_host=a/b')).toEqual({});
+  });
+
   it('lets later sources override earlier ones field by field', () => {
     const merged = mergeDirectives(
       parseDirectives('error=overload;chunks=5'),

@@ -51,7 +51,37 @@ export interface Directives {
   urlTtlSeconds?: number;
   /** Number of images where the upstream chooses how many (iota group mode, beta). */
   images?: number;
+  /** compat videos: where a completed video object carries its result URL (upstreams.md §2.4). */
+  placement?: VideoResultPlacement;
+  /**
+   * compat videos: the status words the relay answers with, by gateway state (`words=` lists them as
+   * `queued+processing+completed+failed+cancelled`, `+` because a base-URL prefix cannot hold `/`; a
+   * position left empty keeps the first-party word).
+   */
+  statusWords?: Partial<Record<VideoStatusState, string>>;
+  /** compat videos: the host (and port) result URLs point at, instead of the simulator's own (SSRF tests). */
+  resultHost?: string;
+  /** compat videos: this many result links are handed out already expired before a live one. */
+  expiredLinks?: number;
+  /** lambda: this many queries of a task answer `UNKNOWN` before it goes on. */
+  unknownPolls?: number;
 }
+
+/** The result-URL placement profiles of upstreams.md §2.4. */
+export const VIDEO_RESULT_PLACEMENTS = [
+  'content-only',
+  'video_url',
+  'url',
+  'output.url',
+  'metadata.url',
+] as const;
+
+export type VideoResultPlacement = (typeof VIDEO_RESULT_PLACEMENTS)[number];
+
+/** The gateway states a compat video status word stands for, in the order `words=` lists them. */
+export const VIDEO_STATUS_STATES = ['queued', 'processing', 'completed', 'failed', 'cancelled'] as const;
+
+export type VideoStatusState = (typeof VIDEO_STATUS_STATES)[number];
 
 const BODY_MARKER_OPEN = '[[sim';
 const BODY_MARKER_CLOSE = ']]';
@@ -130,6 +160,16 @@ function applyDirective(directives: Directives, key: string, value: string): voi
       return assignDefined(directives, 'urlTtlSeconds', nonNegativeInteger(value));
     case 'images':
       return assignDefined(directives, 'images', positiveInteger(value));
+    case 'placement':
+      return assignDefined(directives, 'placement', videoPlacement(value));
+    case 'words':
+      return assignDefined(directives, 'statusWords', statusWords(value));
+    case 'result_host':
+      return assignDefined(directives, 'resultHost', /^[\w.:[\]-]+$/.test(value) ? value : undefined);
+    case 'expired_links':
+      return assignDefined(directives, 'expiredLinks', nonNegativeInteger(value));
+    case 'unknown':
+      return assignDefined(directives, 'unknownPolls', nonNegativeInteger(value));
   }
 }
 
@@ -144,6 +184,22 @@ function assignDefined<Field extends keyof Directives>(
 
 function errorClass(value: string): SimErrorClass | undefined {
   return (SIM_ERROR_CLASSES as readonly string[]).includes(value) ? (value as SimErrorClass) : undefined;
+}
+
+function videoPlacement(value: string): VideoResultPlacement | undefined {
+  return (VIDEO_RESULT_PLACEMENTS as readonly string[]).includes(value)
+    ? (value as VideoResultPlacement)
+    : undefined;
+}
+
+/** `words=pending+running+succeeded+error+canceled`; empty positions are skipped. */
+function statusWords(value: string): Directives['statusWords'] {
+  const words: Partial<Record<VideoStatusState, string>> = {};
+  value.split('+').forEach((word, index) => {
+    const state = VIDEO_STATUS_STATES[index];
+    if (state && /^[\w.-]+$/.test(word)) words[state] = word;
+  });
+  return Object.keys(words).length > 0 ? words : undefined;
 }
 
 function nonNegativeInteger(value: string): number | undefined {

@@ -6,6 +6,7 @@ import { compatNotFound } from './compat/compat-errors';
 import { etaNotFound } from './eta/eta-errors';
 import { newEtaRequestId } from './eta/eta-request-id.util';
 import { kappaNotFound } from './kappa/kappa-errors';
+import { omegaError } from './omega/omega-errors';
 
 const BETA_PATHS = new Set(['/', '/bt']);
 
@@ -21,6 +22,7 @@ function notFoundErrorOf(method: string, path: string, query: Record<string, unk
   if (path.startsWith('/v1beta/') || path.includes('/models/'))
     return kappaNotFound(`Unknown path: ${path}.`);
   if (path.startsWith('/api/v3/')) return etaNotFound(path, newEtaRequestId());
+  if (path.startsWith('/api/v1/')) return omegaError('NotFound', `${method} ${path} is not supported.`, 404);
   if (BETA_PATHS.has(path)) {
     const identity = {
       action: typeof query['Action'] === 'string' ? query['Action'] : '',

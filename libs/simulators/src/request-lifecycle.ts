@@ -1,5 +1,6 @@
 import { FastifyInstance, FastifyRequest } from 'fastify';
 import { redactHeaders, redactQuery, truncateBody } from './request-journal';
+import { pathOfUrl } from './request-url.util';
 import { SimulatorState } from './simulator-state';
 
 export const CONTROL_PREFIX = '/__sim/';
@@ -30,7 +31,7 @@ export function registerRequestLifecycle(server: FastifyInstance, state: Simulat
     if (isControlUrl(request.url)) return done();
     state.exchangeOf(request.raw).journalEntry = state.journal.record({
       method: request.method,
-      path: pathOf(request.url),
+      path: pathOfUrl(request.url),
       query: redactQuery(queryOf(request)),
       headers: redactHeaders(request.headers),
       authenticated: false,
@@ -38,11 +39,6 @@ export function registerRequestLifecycle(server: FastifyInstance, state: Simulat
     });
     done();
   });
-}
-
-function pathOf(url: string): string {
-  const queryStart = url.indexOf('?');
-  return queryStart < 0 ? url : url.slice(0, queryStart);
 }
 
 function queryOf(request: FastifyRequest): Record<string, string | string[]> {

@@ -15,8 +15,12 @@ export function publishResultFile(
   image: EncodedImage,
   lifetimeSeconds: number,
 ): string {
-  const name = files.publish(image, lifetimeSeconds);
+  return resultFileUrl(request, files.publish(image, lifetimeSeconds));
+}
+
+/** The URL of a published file; `host` replaces the simulator's own (a link into another network). */
+export function resultFileUrl(request: FastifyRequest, fileName: string, host?: string): string {
   const { directives } = splitDirectivePrefix(request.originalUrl);
   const prefix = directives === undefined ? '' : `/@${directives}`;
-  return `http://${request.headers.host ?? '127.0.0.1'}${prefix}${RESULT_FILES_PATH}${name}`;
+  return `http://${host ?? request.headers.host ?? '127.0.0.1'}${prefix}${RESULT_FILES_PATH}${fileName}`;
 }

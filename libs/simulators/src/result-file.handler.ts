@@ -1,9 +1,11 @@
+import { sendBytesWithRange } from './byte-range.util';
 import { SimulatedHandler } from './simulated-route';
 import { SimulatorState } from './simulator-state';
 import { pause } from './timing.util';
 
 /**
- * `GET {base}/files/{name}`: the bytes behind a result URL. An expired link answers 403 and an
+ * `GET {base}/files/{name}`: the bytes behind a result URL, or the one byte range a `Range` header
+ * asks for (a relayed video is read in parts). An expired link answers 403 and an
  * unknown one 404, in the XML error form object stores use (project convention; upstreams.md leaves
  * it open). Downloads need no key, as signed result links need none. Only `latency=` applies: a failure
  * scripted on a channel's base URL already fails the call that would have produced the link.
@@ -28,13 +30,11 @@ export function resultFileHandler(state: SimulatorState): SimulatedHandler {
       call.response.end(body);
       return;
     }
-    const { image, expiresAtMs } = lookup.found;
-    call.response.writeHead(200, {
-      'content-type': image.contentType,
-      'content-length': image.bytes.length,
+    const { content, expiresAtMs } = lookup.found;
+    sendBytesWithRange(call.response, call.request, content.bytes, {
+      'content-type': content.contentType,
       expires: new Date(expiresAtMs).toUTCString(),
     });
-    call.response.end(call.request.method === 'HEAD' ? undefined : image.bytes);
   };
 }
 

@@ -8,7 +8,9 @@ describe('ResultFileStore', () => {
     const store = new ResultFileStore();
     const name = store.publish(image, 60, 1_000_000);
     expect(name).toMatch(/^img_[A-Za-z0-9]{24}\.png$/);
-    expect(store.lookup(name, 1_000_000 + 59_999)).toEqual({ found: { image, expiresAtMs: 1_060_000 } });
+    expect(store.lookup(name, 1_000_000 + 59_999)).toEqual({
+      found: { content: image, expiresAtMs: 1_060_000 },
+    });
     expect(store.lookup(name, 1_060_000)).toEqual({ missing: 'expired' });
   });
 

@@ -1,9 +1,15 @@
 import { EncodedImage } from './image-bytes.util';
 import { randomAlphanumeric } from './random-id.util';
 
+/** The bytes a result URL serves: a generated image, or a video's file. */
+export interface ResultContent {
+  contentType: string;
+  bytes: Buffer;
+}
+
 /** A generated file that a result URL points at, until it expires. */
 export interface ResultFile {
-  image: EncodedImage;
+  content: ResultContent;
   expiresAtMs: number;
 }
 
@@ -23,10 +29,25 @@ export class ResultFileStore {
 
   /** Remembers the image and returns its file name, e.g. `img_Ab3…9.png`. */
   publish(image: EncodedImage, lifetimeSeconds: number, nowMs = Date.now()): string {
-    const name = `img_${randomAlphanumeric(FILE_NAME_ID_LENGTH)}.${EXTENSIONS[image.format]}`;
+    return this.publishContent(
+      image,
+      { prefix: 'img', extension: EXTENSIONS[image.format] },
+      lifetimeSeconds,
+      nowMs,
+    );
+  }
+
+  /** Remembers any bytes under a fresh name `<prefix>_<id>.<extension>` (a video is `video_….mp4`). */
+  publishContent(
+    content: ResultContent,
+    name: { prefix: string; extension: string },
+    lifetimeSeconds: number,
+    nowMs = Date.now(),
+  ): string {
+    const fileName = `${name.prefix}_${randomAlphanumeric(FILE_NAME_ID_LENGTH)}.${name.extension}`;
     if (this.files.size >= CAPACITY) this.files.delete(this.files.keys().next().value as string);
-    this.files.set(name, { image, expiresAtMs: nowMs + lifetimeSeconds * 1000 });
-    return name;
+    this.files.set(fileName, { content, expiresAtMs: nowMs + lifetimeSeconds * 1000 });
+    return fileName;
   }
 
   lookup(name: string, nowMs = Date.now()): ResultFileLookup {

@@ -1,11 +1,16 @@
 import Fastify, { FastifyInstance } from 'fastify';
+import { registerAlphaRoutes } from './alpha/alpha.routes';
 import { registerBetaRoutes } from './beta/beta.routes';
 import { registerCompatRoutes } from './compat/compat.routes';
 import { registerControlRoutes } from './control.routes';
 import { splitDirectivePrefix } from './directive-prefix.util';
 import { registerEtaRoutes } from './eta/eta.routes';
+import { registerGammaRoutes } from './gamma/gamma.routes';
 import { registerKappaRoutes } from './kappa/kappa.routes';
+import { registerLambdaRoutes } from './lambda/lambda.routes';
+import { registerMuRoutes } from './mu/mu.routes';
 import { notFoundHandler } from './not-found.handler';
+import { registerOmegaRoutes } from './omega/omega.routes';
 import { registerRequestLifecycle } from './request-lifecycle';
 import { resultFileHandler } from './result-file.handler';
 import { RESULT_FILES_PATH } from './result-file-url.util';
@@ -47,6 +52,11 @@ export function createSimulatorServer(options: SimulatorOptions = {}): FastifyIn
   registerCompatRoutes(server, settings, state);
   registerEtaRoutes(server, settings, state);
   registerBetaRoutes(server, settings, state);
+  registerGammaRoutes(server, settings, state);
+  registerMuRoutes(server, settings, state);
+  registerOmegaRoutes(server, settings, state);
+  registerAlphaRoutes(server, settings, state);
+  registerLambdaRoutes(server, settings, state);
   server.get(`${RESULT_FILES_PATH}:name`, simulatedRoute(state, resultFileHandler(state)));
   server.setNotFoundHandler(simulatedRoute(state, notFoundHandler()));
   return server;

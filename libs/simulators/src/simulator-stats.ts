@@ -1,3 +1,5 @@
+import type { VideoCreateSummary } from './compat/video/compat-video.store';
+
 /** Counters tests read through `GET /__sim/stats`. */
 export interface SimulatorStatsSnapshot {
   requests: number;
@@ -5,6 +7,8 @@ export interface SimulatorStatsSnapshot {
   /** Responses the client closed before the simulator finished writing them. */
   aborted: number;
   byRoute: Record<string, number>;
+  /** compat video creates (remixes included) and cancellations. */
+  videos: VideoCreateSummary;
 }
 
 export class SimulatorStats {
@@ -26,7 +30,7 @@ export class SimulatorStats {
     else this.aborted += 1;
   }
 
-  snapshot(): SimulatorStatsSnapshot {
+  snapshot(): Omit<SimulatorStatsSnapshot, 'videos'> {
     return {
       requests: this.requests,
       completed: this.completed,

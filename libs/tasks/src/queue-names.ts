@@ -8,6 +8,8 @@ export const QUEUE_NAMES = {
   /** Periodic upkeep of images: worker-image removes the stored files whose retention has ended. */
   imageMaintenance: 'image-maintenance',
   videoTasks: 'video-tasks',
+  /** The batch poll cycles of music tasks (worker-video): one upstream fetch per channel per cycle. */
+  musicPolls: 'music-polls',
   assetTasks: 'asset-tasks',
 } as const;
 

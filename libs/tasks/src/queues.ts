@@ -3,5 +3,7 @@
  * needs (`@gateway/tasks/queues`), so that it does not load the workers' Nest modules and Prisma.
  */
 export * from './queue-names';
+export * from './task/task-kinds';
+export * from './jobs/asset-status.job';
 export * from './jobs/task-step.job';
 export * from './jobs/text-settlement.job';

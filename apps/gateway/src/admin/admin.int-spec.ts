@@ -221,28 +221,10 @@ describe('channel secrets and settings checked against the channel type', () => 
     });
   });
 
-  it('stores and shows the settings of a type that has no definition yet, whatever its secret', async () => {
-    const settings = { controlPlaneUrl: 'http://127.0.0.1:4010/alpha-control', region: 'north' };
-    const created = await call('POST', '/admin/channels', {
-      ...channelBody('pending-type'),
-      type: 'alpha',
-      secret: COMPOSITE_SECRET,
-      settings,
-    });
-    expect(created.status).toBe(201);
-    expect(created.body['settings']).toEqual(settings);
-    expectNoSecretIn(created);
-    const id = created.body['id'] as string;
-    expect((await prisma.channel.findUniqueOrThrow({ where: { id } })).settings).toEqual(settings);
-    expect((await call('GET', `/admin/channels/${id}`)).body['settings']).toEqual(settings);
-    // Known, not yet callable: nothing routes to it.
-    expect(app.get(ChannelCatalog).candidatesFor('pending-type-model')).toEqual([]);
-  });
-
   it('checks a change against the stored secret and settings it does not replace', async () => {
     const created = await call('POST', '/admin/channels', {
       ...channelBody('retyped'),
-      type: 'alpha',
+      type: 'beta',
       secret: COMPOSITE_SECRET,
       settings: { region: 'north' },
     });

@@ -11,8 +11,8 @@ export interface EarlyAuthenticators {
 }
 
 /**
- * Authenticates every request under /v1, /v1beta, /bt and /admin as soon as its headers have arrived,
- * before its body is read and whether or not a route matches:
+ * Authenticates every request under an API-key prefix (INFERENCE_PREFIXES) or /admin as soon as its headers have
+ * arrived, before its body is read and whether or not a route matches:
  * - a request without a valid credential is answered at once (401, 403, or 429 once its address has
  *   failed too often), and the connection of a body still on its way is closed instead of read, so a
  *   client without a key cannot hold connections open by sending bodies slowly;
@@ -42,6 +42,9 @@ export function registerEarlyAuthentication(
 
 type ProtectedArea = 'inference' | 'admin';
 
+/** Every route family an API key calls: the interface's /v1 and /v1beta and the families' own roots. */
+const INFERENCE_PREFIXES = ['/v1', '/v1beta', '/bt', '/alpha', '/gamma', '/lambda', '/delta'];
+
 /**
  * The URL as sent places most requests at once. Others are placed by their route's pattern, since
  * Fastify decodes the path before matching (`/%61dmin/keys` reaches `/admin/keys`), or, when no route
@@ -53,7 +56,7 @@ function protectedAreaOf(request: FastifyRequest): ProtectedArea | undefined {
 
 function areaOf(path: string): ProtectedArea | undefined {
   if (isUnder(path, '/admin')) return 'admin';
-  if (isUnder(path, '/v1') || isUnder(path, '/v1beta') || isUnder(path, '/bt')) return 'inference';
+  if (INFERENCE_PREFIXES.some((prefix) => isUnder(path, prefix))) return 'inference';
   return undefined;
 }
 

@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiBody,
@@ -12,15 +12,21 @@ import {
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ResolvedKey } from '@gateway/auth';
+import type { GatewayConfig } from '@gateway/config';
 import { BetaGetResultDto, BetaSubmitTaskDto } from '@gateway/contracts';
 import { BETA_API_VERSION, BETA_GET_RESULT_ACTION, BETA_SUBMIT_ACTION } from '@gateway/dialects';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { betaAnswerContextOf } from '../errors/beta-envelope.renderer';
-import { GatewayError } from '../errors/gateway-error';
+import { warningHeader } from '../generation/warning-header';
 import { gatewayState } from '../http/gateway-request';
+import { CONFIG } from '../infrastructure/tokens';
+import { publicBaseOf } from '../stored-files/stored-file-url.util';
+import { idempotencyKeyOf } from '../tasks/idempotency-key.header';
 import { betaActionOf } from './beta-action.query';
 import { BetaResultService } from './beta-result.service';
 import { BetaSubmissionService } from './beta-submission.service';
+import { isBetaVideoSubmission } from './beta-video-submission';
+import { BetaVideoSubmissionService } from './beta-video-submission.service';
 
 /**
  * The beta family's official Action API (upstreams.md §4.3–§4.4) in front of the gateway's beta
@@ -35,13 +41,19 @@ import { BetaSubmissionService } from './beta-submission.service';
 export class BetaActionController {
   constructor(
     private readonly submissions: BetaSubmissionService,
+    private readonly videoSubmissions: BetaVideoSubmissionService,
     private readonly results: BetaResultService,
+    @Inject(CONFIG) private readonly config: GatewayConfig,
   ) {}
 
   @Post()
   @HttpCode(200)
   @ApiOperation({
-    summary: `${BETA_SUBMIT_ACTION}: submit an image task; ${BETA_GET_RESULT_ACTION}: query one of your tasks`,
+    summary: `${BETA_SUBMIT_ACTION}: submit an image or video task; ${BETA_GET_RESULT_ACTION}: query one of your tasks`,
+    description:
+      'The `req_key` chooses: an image key runs an image task, a video key (upstreams §4.3) a video task ' +
+      '(`frames`, `aspect_ratio`, `seed`, 0–2 images by the mode), held at the model’s video prices. A done ' +
+      'video answers `{status: "done", video_url}` with the gateway’s content URL.',
   })
   @ApiQuery({ name: 'Action', enum: [BETA_SUBMIT_ACTION, BETA_GET_RESULT_ACTION] })
   @ApiQuery({ name: 'Version', enum: [BETA_API_VERSION] })
@@ -69,25 +81,12 @@ export class BetaActionController {
     const key = gatewayState(request).apiKey as ResolvedKey;
     const context = betaAnswerContextOf(request);
     const answer =
-      action === 'submit'
-        ? await this.submissions.submit(key, body, context, idempotencyKeyOf(request))
-        : await this.results.getResult(key, body, context);
-    reply.code(answer.httpStatus);
+      action === 'getResult'
+        ? await this.results.getResult(key, body, context, publicBaseOf(this.config.publicBaseUrl, request))
+        : isBetaVideoSubmission(body)
+          ? await this.videoSubmissions.submit(key, body, context, idempotencyKeyOf(request))
+          : await this.submissions.submit(key, body, context, idempotencyKeyOf(request));
+    reply.code(answer.httpStatus).headers(warningHeader(answer.warnings ?? []));
     return answer.body;
   }
-}
-
-const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
-
-/** The `Idempotency-Key` header, when the client sent one (once). */
-function idempotencyKeyOf(request: FastifyRequest): string | undefined {
-  const value = request.headers['idempotency-key'];
-  if (typeof value !== 'string' || value === '') return undefined;
-  if (value.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-    throw GatewayError.invalidRequest(
-      `Idempotency-Key must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`,
-      'Idempotency-Key',
-    );
-  }
-  return value;
 }

@@ -2,14 +2,16 @@ import { Module } from '@nestjs/common';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { GenerationModule } from '../generation/generation.module';
 import { TasksModule } from '../tasks/tasks.module';
+import { VideosModule } from '../videos/videos.module';
 import { BetaActionController } from './beta-action.controller';
 import { BetaResultService } from './beta-result.service';
 import { BetaSubmissionService } from './beta-submission.service';
+import { BetaVideoSubmissionService } from './beta-video-submission.service';
 
-/** `POST /bt?Action=…&Version=2022-08-31`: the beta family's task submission and query. */
+/** `POST /bt?Action=…&Version=2022-08-31`: the beta family's image and video task submission and query. */
 @Module({
-  imports: [GenerationModule, TasksModule],
+  imports: [GenerationModule, TasksModule, VideosModule],
   controllers: [BetaActionController],
-  providers: [BetaSubmissionService, BetaResultService, ApiKeyGuard],
+  providers: [BetaSubmissionService, BetaVideoSubmissionService, BetaResultService, ApiKeyGuard],
 })
 export class BetaActionModule {}

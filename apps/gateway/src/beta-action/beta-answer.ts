@@ -2,4 +2,6 @@
 export interface BetaAnswer {
   httpStatus: number;
   body: Record<string, unknown>;
+  /** What the family rules changed, for the client's warning header. */
+  warnings?: string[];
 }

@@ -30,16 +30,17 @@ import { assertModelAllowed, modelNotFound } from '../generation/model-admission
 import { refusalLogOf } from '../generation/request-log-fields';
 import { SettlementRecorder } from '../generation/settlement-recorder';
 import { CONFIG, LOGGER } from '../infrastructure/tokens';
-import { ImageTaskQueue } from '../tasks/image-task.queue';
 import { newPublicTaskId } from '../tasks/public-task-id.util';
 import type { TaskRuntime } from '../tasks/task-runtime';
 import { TaskRuntimeLoader } from '../tasks/task-runtime.loader';
+import { taskStoreUnavailable } from '../tasks/task-store-unavailable';
+import { TaskStepQueues } from '../tasks/task-step.queues';
 import type { BetaAnswer } from './beta-answer';
 import { betaClientError } from './beta-result-answer';
 import { toBetaSubmission, type BetaSubmission } from './beta-submission';
 
 /** The route every /bt hold and log row names. */
-const BETA_ROUTE = '/bt';
+export const BETA_ROUTE = '/bt';
 /** Public ids of /bt tasks start with it; a query finds no task of another route. */
 export const BETA_ROUTE_TASK_PREFIX = 'bt';
 /** The row's kind: worker-image consumes the step jobs of image tasks. */
@@ -85,7 +86,7 @@ export class BetaSubmissionService {
     private readonly attempts: AttemptMetrics,
     private readonly recorder: SettlementRecorder,
     private readonly tasks: TaskRuntimeLoader,
-    private readonly stepQueue: ImageTaskQueue,
+    private readonly stepQueues: TaskStepQueues,
     @Inject(CONFIG) private readonly config: GatewayConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -180,8 +181,14 @@ export class BetaSubmissionService {
       if (created.created) await runtime.store.transition(created.task.id, 'queued', 'processing');
       return created;
     } catch (error) {
-      await runtime.settlement.releaseHold(holdRequestId);
-      throw error;
+      await runtime.settlement.releaseHold(holdRequestId).catch((releaseError: unknown) => {
+        // The hold reaper releases it at its time to live.
+        this.logger.error(
+          { err: releaseError, holdRequestId },
+          'hold of an uncreated task could not be released',
+        );
+      });
+      return taskStoreUnavailable(error);
     }
   }
 
@@ -244,7 +251,7 @@ export class BetaSubmissionService {
 
   /** The worker polls a task nobody asks about; if Redis is down, the overdue sweep still finds it. */
   private async enqueueStep(taskId: string): Promise<void> {
-    await this.stepQueue.enqueueStep(taskId).catch((error: unknown) => {
+    await this.stepQueues.enqueueStep(IMAGE_TASK_KIND, taskId).catch((error: unknown) => {
       this.logger.warn({ err: error, taskId }, 'image task step job could not be enqueued');
     });
   }

@@ -11,14 +11,17 @@ export type GatewayErrorCode =
   | 'permission_denied'
   | 'model_not_allowed'
   | 'not_found'
+  | 'conflict'
   | 'model_not_found'
   | 'range_not_satisfiable'
+  | 'idempotency_conflict'
   | 'insufficient_balance'
   | 'rate_limited'
   | 'content_policy'
   | 'upstream_bad_request'
   | 'upstream_unavailable'
   | 'upstream_timeout'
+  | 'bad_gateway'
   | 'service_unavailable'
   | 'internal';
 
@@ -31,14 +34,19 @@ const HTTP_STATUS_BY_CODE: Record<GatewayErrorCode, number> = {
   permission_denied: 403,
   model_not_allowed: 403,
   not_found: 404,
+  /** The resource exists but is not in a state that allows the request (a video not finished yet). */
+  conflict: 409,
   model_not_found: 404,
   range_not_satisfiable: 416,
+  idempotency_conflict: 409,
   insufficient_balance: 402,
   rate_limited: 429,
   content_policy: 400,
   upstream_bad_request: 400,
   upstream_unavailable: 503,
   upstream_timeout: 504,
+  /** The upstream pointed at something the gateway will not or cannot fetch (a private address). */
+  bad_gateway: 502,
   service_unavailable: 503,
   internal: 500,
 };

@@ -1,8 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { alphaErrorBody } from '../errors/alpha-envelope.renderer';
 import { betaAnswerContextOf, betaErrorBody } from '../errors/beta-envelope.renderer';
 import { errorBodyFor } from '../errors/error-envelope.renderer';
+import { gammaErrorBody } from '../errors/gamma-envelope.renderer';
 import type { GatewayError } from '../errors/gateway-error';
-import { routeFamilyOf } from '../errors/route-family';
+import { routeFamilyOf, type RouteFamily } from '../errors/route-family';
+import { lambdaErrorBody } from '../music/lambda-error.envelope';
 
 /** Sends a GatewayError in the dialect of the route the request was made on. */
 export function sendGatewayError(request: FastifyRequest, reply: FastifyReply, error: GatewayError): void {
@@ -13,7 +16,17 @@ export function sendGatewayError(request: FastifyRequest, reply: FastifyReply, e
   reply
     .code(error.httpStatus)
     .header('content-type', 'application/json; charset=utf-8')
-    .send(
-      family === 'beta' ? betaErrorBody(error, betaAnswerContextOf(request)) : errorBodyFor(family, error),
-    );
+    .send(errorBodyOf(family, request, error));
+}
+
+function errorBodyOf(
+  family: RouteFamily,
+  request: FastifyRequest,
+  error: GatewayError,
+): Record<string, unknown> {
+  if (family === 'beta') return betaErrorBody(error, betaAnswerContextOf(request));
+  if (family === 'alpha') return alphaErrorBody(error, request.id);
+  if (family === 'gamma') return gammaErrorBody(error, request.id);
+  if (family === 'lambda') return lambdaErrorBody(error);
+  return errorBodyFor(family, error);
 }

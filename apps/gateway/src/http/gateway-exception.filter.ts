@@ -21,7 +21,11 @@ export class GatewayExceptionFilter implements ExceptionFilter {
 
   /** Also called by the routes that Fastify serves without Nest (text/generation-routes.ts). */
   sendFailure(exception: unknown, request: FastifyRequest, reply: FastifyReply): void {
-    const error = toGatewayError(exception, this.config.jsonBodyLimitBytes);
+    // A route may have a body limit of its own (JsonBodyLimit): a 413 names the one that applied.
+    const error = toGatewayError(
+      exception,
+      request.routeOptions?.bodyLimit ?? this.config.jsonBodyLimitBytes,
+    );
     if (error.code === 'internal') {
       this.logger.error({ err: exception, requestId: request.id, url: request.url }, 'unhandled error');
     }

@@ -4,6 +4,7 @@ import type { GatewayLogger } from '@gateway/observability';
 import { taskAdaptersByType } from '@gateway/providers';
 import {
   systemClock,
+  type AdapterContext,
   type JsonHandle,
   type TaskAdapter,
   type TaskAdapterContext,
@@ -17,9 +18,11 @@ import {
   TaskStepProcessor,
   TaskStore,
   toImageTaskPriceSnapshot,
+  toVideoTaskPriceSnapshot,
   type ImageTaskPrice,
   type JsonObject,
   type TaskStepResult,
+  type VideoTaskPrice,
 } from '@gateway/tasks';
 import type { Pool } from 'pg';
 
@@ -82,14 +85,33 @@ export class TaskRuntime {
    * UpstreamError when the upstream cannot be asked.
    */
   async pollAgain(task: Task): Promise<TaskPollResult> {
+    if (task.upstreamHandle === null) throw new Error(`task ${task.id} has no upstream task to ask about`);
+    const { adapter, context } = await this.bind(task);
+    return adapter.poll(task.upstreamHandle as JsonHandle, context);
+  }
+
+  /**
+   * Asks the upstream to stop a task the gateway cancelled, where its wire can; false when it cannot
+   * (no handle yet, no cancel on the wire). Throws what the adapter throws: the caller decides how hard
+   * to try, the row says `cancelled` either way.
+   */
+  async cancelUpstream(task: Task): Promise<boolean> {
+    if (task.upstreamHandle === null) return false;
+    const { adapter, context } = await this.bind(task);
+    if (!adapter.cancel) return false;
+    await adapter.cancel(task.upstreamHandle as JsonHandle, context);
+    return true;
+  }
+
+  /**
+   * The task's channel, to call its wire about a finished task (its content): the channel type and an
+   * adapter context. Throws when the task has no channel or it no longer exists.
+   */
+  async connectChannel(task: Task): Promise<{ type: string; context: AdapterContext }> {
     const type = await this.channels.channelTypeOf(task);
-    const adapter = type === undefined ? undefined : this.adapters.get(type);
-    if (!adapter || task.upstreamHandle === null) {
-      throw new Error(`task ${task.id} has no upstream task to ask about`);
-    }
+    if (type === undefined) throw new Error(`task ${task.id} has no channel`);
     const { context } = await this.channels.connect(task);
-    const taskContext: TaskAdapterContext = { ...context, submissionKey: task.id };
-    return adapter.poll(task.upstreamHandle as JsonHandle, taskContext);
+    return { type, context };
   }
 
   /** The price snapshot an image task's row keeps, for its settlement. */
@@ -97,7 +119,21 @@ export class TaskRuntime {
     return toImageTaskPriceSnapshot(price);
   }
 
+  /** The price snapshot a video task's row keeps, for its settlement. */
+  videoPriceSnapshot(price: VideoTaskPrice): JsonObject {
+    return toVideoTaskPriceSnapshot(price);
+  }
+
   close(): Promise<void> {
     return this.prisma.$disconnect();
+  }
+
+  /** The task adapter of the task's channel and a context to call it with. */
+  private async bind(task: Task): Promise<{ adapter: TaskAdapter; context: TaskAdapterContext }> {
+    const type = await this.channels.channelTypeOf(task);
+    const adapter = type === undefined ? undefined : this.adapters.get(type);
+    if (!adapter) throw new Error(`task ${task.id} has no channel with a task adapter`);
+    const { context } = await this.channels.connect(task);
+    return { adapter, context: { ...context, submissionKey: task.id } };
   }
 }

@@ -95,6 +95,15 @@ function generatedBodies(bodyLimitBytes: number): HostileBody[] {
       'bt binary_data_base64 of 10,000 items',
       `{"req_key":"beta_t2i_v40","prompt":"a kite","binary_data_base64":${jsonList('"iVBORw0KGgo="', 10_000)}}`,
     ),
+    generated(
+      'video images of 10,000 items',
+      `{"model":"delta-2","prompt":"A kite","images":${jsonList('"https://example.com/a.png"', 10_000)}}`,
+    ),
+    generated(
+      'a video prompt of 100,001 characters',
+      `{"model":"delta-2","prompt":"${'p'.repeat(100_001)}"}`,
+    ),
+    generated('lambda ids of 10,000 items', `{"ids":${jsonList('"music_AAAAAAAAAAAAAAAAAAAAAA"', 10_000)}}`),
     generated('one byte over the body limit', Buffer.alloc(bodyLimitBytes + 1, 0x20)),
   ];
 }

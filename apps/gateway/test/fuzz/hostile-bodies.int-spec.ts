@@ -13,7 +13,19 @@ interface FuzzRoute {
 /** How many requests are in flight at once: enough to overlap them, few enough for a shared machine. */
 const CONCURRENCY = 6;
 
-describe('hostile bodies (fuzz corpus) against the text, image and /bt routes and the admin API', () => {
+/**
+ * The theta asset actions that take a required field (the listings take none: every object is a
+ * valid listing); without an asset channel or an asset, none may succeed.
+ */
+const THETA_ASSET_ACTIONS = [
+  'CreateAssetGroup',
+  'CreateAsset',
+  'GetAsset',
+  'UpdateAsset',
+  'DeleteAssetGroup',
+];
+
+describe('hostile bodies (fuzz corpus) against the text, image, /bt, video and gamma routes and the admin API', () => {
   let harness: GatewayHarness;
   let demo: TextDemo;
   let routes: FuzzRoute[];
@@ -72,6 +84,58 @@ describe('hostile bodies (fuzz corpus) against the text, image and /bt routes an
         name: 'bt get result',
         method: 'POST',
         path: '/bt?Action=CVSync2AsyncGetResult&Version=2022-08-31',
+        headers: { authorization: `Bearer ${demo.key}` },
+      },
+      {
+        name: 'videos create',
+        method: 'POST',
+        path: '/v1/videos',
+        headers: { authorization: `Bearer ${demo.key}` },
+      },
+      {
+        name: 'unified video create',
+        method: 'POST',
+        path: '/v1/video/create',
+        headers: { authorization: `Bearer ${demo.key}` },
+      },
+      {
+        name: 'delta characters',
+        method: 'POST',
+        path: '/delta/v1/characters',
+        headers: { authorization: `Bearer ${demo.key}` },
+      },
+      ...['/v1/video/generations', ...THETA_ASSET_ACTIONS.map((action) => `/v1/theta/asset/${action}`)].map(
+        (path): FuzzRoute => ({
+          name: path,
+          method: 'POST',
+          path,
+          headers: { authorization: `Bearer ${demo.key}` },
+        }),
+      ),
+      ...['text2video', 'img2video', 'start-end2video', 'reference2video'].map((endpoint): FuzzRoute => ({
+        name: `alpha ${endpoint}`,
+        method: 'POST',
+        path: `/alpha/ent/v2/${endpoint}`,
+        headers: { authorization: `Bearer ${demo.key}` },
+      })),
+      // No gamma channel: a body the gamma routes accept ends in model_not_found, holding nothing.
+      ...['text2video', 'image2video', 'omni-video'].map((endpoint): FuzzRoute => ({
+        name: `gamma ${endpoint}`,
+        method: 'POST',
+        path: `/gamma/v1/videos/${endpoint}`,
+        headers: { authorization: `Bearer ${demo.key}` },
+      })),
+      // No lambda channel: a body the submit routes accept ends in model_not_found, holding nothing.
+      ...['music', 'LYRICS'].map((action): FuzzRoute => ({
+        name: `lambda submit ${action}`,
+        method: 'POST',
+        path: `/lambda/submit/${action}`,
+        headers: { authorization: `Bearer ${demo.key}` },
+      })),
+      {
+        name: 'lambda fetch',
+        method: 'POST',
+        path: '/lambda/fetch',
         headers: { authorization: `Bearer ${demo.key}` },
       },
       { name: 'admin create channel', method: 'POST', path: '/admin/channels', headers: admin },

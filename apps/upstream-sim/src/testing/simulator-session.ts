@@ -1,3 +1,4 @@
+import { channelTypeDefinition } from '@gateway/providers';
 import {
   createUndiciHttpClient,
   type AdapterContext,
@@ -13,6 +14,13 @@ export interface SimulatorSession {
    * simulator through the channel's base URL, as a channel row can.
    */
   contextFor(apiKey: string, directives?: string): AdapterContext<PlainKeyCredentials>;
+  /**
+   * The context of a `channelType` channel whose key is `secret`, parsed by the registered type as the
+   * gateway parses a row's (for types whose key is not a plain key); `directives` as for contextFor.
+   */
+  parsedKeyContextFor(channelType: string, secret: string, directives?: string): AdapterContext;
+  /** The simulator's own URL, for its control routes (`/__sim/…`). */
+  baseUrl(): string;
   /** The last request the simulator received, as its journal recorded it. */
   lastReceived(): Promise<JournalEntry>;
   /** The last request's body, parsed as JSON. */
@@ -45,12 +53,20 @@ export function useSimulatorSession(): SimulatorSession {
     const entries = (await (await fetch(url)).json()) as JournalEntry[];
     return entries[0];
   };
+  const contextFor = (apiKey: string, directives = ''): AdapterContext<PlainKeyCredentials> => {
+    const { simulator: started, http: client } = running();
+    const baseUrl = directives ? `${started.url}/@${directives}` : started.url;
+    return plainKeyContext({ baseUrl, apiKey, http: client });
+  };
   return {
-    contextFor: (apiKey, directives = '') => {
-      const { simulator: started, http: client } = running();
-      const baseUrl = directives ? `${started.url}/@${directives}` : started.url;
-      return plainKeyContext({ baseUrl, apiKey, http: client });
+    contextFor,
+    parsedKeyContextFor: (channelType, secret, directives = '') => {
+      const parsed = channelTypeDefinition(channelType)?.parseCredentials(secret);
+      if (!parsed?.ok) throw new Error(`the ${channelType} key does not parse`);
+      const context = contextFor('unused', directives);
+      return { ...context, channel: { ...context.channel, credentials: parsed.credentials } };
     },
+    baseUrl: () => running().simulator.url,
     lastReceived,
     lastReceivedJson: async () => JSON.parse((await lastReceived()).body),
   };

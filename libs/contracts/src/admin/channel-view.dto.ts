@@ -23,7 +23,7 @@ export class ChannelView {
   models: ChannelModelDto[];
 
   @ApiProperty({
-    description: "Per-channel settings of the channel's type.",
+    description: "Per-channel settings of the channel's type; secret settings masked like the secret.",
     type: 'object',
     additionalProperties: true,
   })

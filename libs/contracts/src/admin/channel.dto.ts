@@ -43,7 +43,8 @@ export class CreateChannelDto {
   secret: string;
 
   @JsonObjectField({
-    description: "Per-channel settings, checked against the channel type's settings schema.",
+    description:
+      "Per-channel settings, checked against the channel type's settings schema; its secret settings (a control-plane key …) are stored encrypted and shown masked.",
     optional: true,
     default: {},
   })
@@ -97,7 +98,8 @@ export class UpdateChannelDto {
   secret?: string;
 
   @JsonObjectField({
-    description: "Per-channel settings (replace the stored ones), checked against the channel type's schema.",
+    description:
+      "Per-channel settings (replace the stored ones), checked against the channel type's schema; a secret setting left out keeps its stored value, one sent as null is removed.",
     optional: true,
   })
   settings?: Record<string, unknown>;

@@ -43,7 +43,8 @@ function ReferenceListField(description: string, checkItem: (value: unknown) => 
  */
 export class BetaSubmitTaskDto {
   @StringField({
-    description: 'Selects model and mode: `beta_t2i_v40` (beta-4.0), `beta_t2i_v45` (beta-4.5).',
+    description:
+      'Selects model and mode: `beta_t2i_v40` (beta-4.0), `beta_t2i_v45` (beta-4.5); video (upstreams §4.3): `beta_t2v_v30`, `beta_i2v_first_v30`, `beta_i2v_first_tail_v30` and their `_1080p`/`_1080` keys (beta-video-3.0), `beta_vgfm_t2v_l20`, `beta_vgfm_i2v_l20` (beta-video-2.0).',
     nonEmpty: true,
   })
   req_key: string;
@@ -104,6 +105,21 @@ export class BetaSubmitTaskDto {
 
   @BooleanField({ description: 'true: exactly one output image.', optional: true })
   force_single?: boolean;
+
+  @IntegerField({
+    description: 'Video: `24 × seconds + 1` (121 for 5 s, the default; 241 for 10 s).',
+    optional: true,
+    min: 1,
+  })
+  frames?: number;
+
+  @StringField({
+    description:
+      'Video, text modes: `16:9` (default), `4:3`, `1:1`, `3:4`, `9:16`, `21:9`; image modes follow the first frame.',
+    optional: true,
+    maxLength: 16,
+  })
+  aspect_ratio?: string;
 
   @StringField({
     description:

@@ -1,19 +1,17 @@
 import {
+  classOfHttpStatus,
+  failureOfHttpAnswer,
   isJsonObject,
   parseJsonObject,
-  retryAfterMsFrom,
-  systemClock,
-  type UpstreamErrorKind,
+  type UpstreamClassification,
   type UpstreamFailure,
 } from '@gateway/providers-core';
-
-type Classification = readonly [kind: UpstreamErrorKind, retryable: boolean];
 
 /**
  * The business codes of upstreams.md §4.6 and their class. Output-side risk checks are retryable:
  * another run may produce an image that passes.
  */
-const CLASS_OF_CODE: Readonly<Record<number, Classification>> = {
+const CLASS_OF_CODE: Readonly<Record<number, UpstreamClassification>> = {
   50411: ['content_policy', false],
   50412: ['content_policy', false],
   50413: ['content_policy', false],
@@ -61,14 +59,6 @@ function envelopeOf(body: string): BetaErrorEnvelope {
   };
 }
 
-/** The class an HTTP status gives an answer whose code is not in the table (§4.6: unlisted 4xx → bad_request). */
-function classOfStatus(status: number): Classification {
-  if (status === 401 || status === 403) return ['auth', false];
-  if (status === 429) return ['rate_limit', true];
-  if (status >= 500 || status < 400) return ['overload', true];
-  return ['bad_request', false];
-}
-
 /**
  * Maps a beta error answer to one failure (upstreams.md §4.6). The business code decides where it is
  * known; signature failures (`ResponseMetadata.Error`, HTTP 401) are `auth`; anything else follows
@@ -80,25 +70,19 @@ export function classifyBetaError(
   headers: Record<string, string | string[] | undefined>,
 ): UpstreamFailure {
   const envelope = envelopeOf(body);
-  let classification: Classification;
+  let classification: UpstreamClassification;
   if (typeof envelope.code === 'number' && CLASS_OF_CODE[envelope.code]) {
     classification = CLASS_OF_CODE[envelope.code];
   } else if (typeof envelope.code === 'string' && REQUEST_METADATA_CODES.has(envelope.code)) {
     classification = ['bad_request', false];
   } else {
-    classification = classOfStatus(status);
+    // An unlisted 4xx is the request's (§4.6).
+    classification = classOfHttpStatus(status);
   }
-  const [kind, retryable] = classification;
-  const failure: UpstreamFailure = {
-    kind,
-    retryable,
-    httpStatus: status,
-    message: envelope.message ?? `upstream answered HTTP ${status}`,
-  };
-  if (envelope.code !== undefined) failure.upstreamCode = String(envelope.code);
-  if (kind === 'rate_limit') {
-    const retryAfterMs = retryAfterMsFrom(headers['retry-after'], systemClock.now());
-    if (retryAfterMs !== undefined) failure.retryAfterMs = retryAfterMs;
-  }
-  return failure;
+  return failureOfHttpAnswer(classification, {
+    status,
+    headers,
+    message: envelope.message,
+    upstreamCode: envelope.code === undefined ? undefined : String(envelope.code),
+  });
 }

@@ -1,6 +1,7 @@
 import {
   joinBaseUrl,
   postForJsonObject,
+  signBetaRequest,
   UpstreamError,
   type AdapterContext,
   type JsonObject,
@@ -9,7 +10,6 @@ import { BETA_API_VERSION, BETA_SUCCESS_CODE } from '@gateway/dialects';
 import { betaSigningScopeOf, type BetaChannelSettings } from './beta-channel.settings';
 import type { BetaCredentials } from './beta-credentials.parse';
 import { classifyBetaError } from './beta-error.classifier';
-import { signBetaRequest } from './beta-signature';
 
 export type BetaContext = AdapterContext<BetaCredentials, BetaChannelSettings>;
 

@@ -1,15 +1,21 @@
 import {
+  failedForMissingOutput,
   isJsonObject,
   type AdapterLogger,
+  type JsonObject,
   type TaskOutput,
+  type TaskPending,
   type TaskPollResult,
   type UpstreamFailure,
 } from '@gateway/providers-core';
 import type { BetaResolutionTier } from '@gateway/dialects';
 import { imageContentTypeOf } from './image-content-type.util';
 
-/** `data.status` values that mean the task is still on its way (§4.5). */
-const PENDING_STATUSES: ReadonlySet<string> = new Set(['in_queue', 'generating']);
+/** `data.status` values that mean the task is still on its way, and where it is (§4.5). */
+const PENDING_PHASES: Readonly<Record<string, TaskPending['phase']>> = {
+  in_queue: 'queued',
+  generating: 'processing',
+};
 
 /** Terminal statuses without a result, and why (§4.5: records are kept 12 hours). */
 const LOST_TASK_MESSAGES: Readonly<Record<string, string>> = {
@@ -17,43 +23,49 @@ const LOST_TASK_MESSAGES: Readonly<Record<string, string>> = {
   expired: 'the upstream task expired',
 };
 
+/** Reads the `data` of a `done` answer: the task's images or video. */
+export type BetaDoneReader = (data: JsonObject) => TaskPollResult;
+
 /**
- * The `data` of a successful GetResult answer (§4.4) as a poll result. A done image task carries
- * `binary_data_base64[]` and, when `return_url` was asked, `image_urls[]`; the i-th of each is the same
- * image, so they become one output. An unknown status is logged and read as pending (the task's
- * deadline bounds it).
+ * The `data` of a successful GetResult answer (§4.4) as a poll result; `readDone` reads a done task's
+ * outputs, which differ between image and video tasks. An unknown status is logged and read as pending
+ * (the task's deadline bounds it).
  */
 export function fromBetaResult(
   data: unknown,
-  tier: BetaResolutionTier,
+  readDone: BetaDoneReader,
   logger: AdapterLogger,
 ): TaskPollResult {
   const status = isJsonObject(data) && typeof data.status === 'string' ? data.status : undefined;
-  if (status !== undefined && PENDING_STATUSES.has(status)) return { state: 'pending' };
-  if (status !== undefined && LOST_TASK_MESSAGES[status]) {
+  if (status !== undefined && Object.hasOwn(PENDING_PHASES, status)) {
+    return { state: 'pending', phase: PENDING_PHASES[status] };
+  }
+  if (status !== undefined && Object.hasOwn(LOST_TASK_MESSAGES, status)) {
     return { state: 'failed', failure: lostTaskFailure(status, LOST_TASK_MESSAGES[status]) };
   }
   if (status !== 'done' || !isJsonObject(data)) {
     logger.warn('beta task status not in the status table; still pending', { status });
     return { state: 'pending' };
   }
-  const outputs = outputsOf(data.binary_data_base64, data.image_urls);
-  if (outputs.length === 0) {
+  return readDone(data);
+}
+
+/**
+ * A done image task carries `binary_data_base64[]` and, when `return_url` was asked, `image_urls[]`;
+ * the i-th of each is the same image, so they become one output, priced at the submitted tier.
+ */
+export function betaImagesDone(tier: BetaResolutionTier): BetaDoneReader {
+  return (data) => {
+    const outputs = outputsOf(data.binary_data_base64, data.image_urls);
+    if (outputs.length === 0) {
+      return failedForMissingOutput('done', 'the upstream reported the task done without any image');
+    }
     return {
-      state: 'failed',
-      failure: {
-        kind: 'overload',
-        retryable: true,
-        message: 'the upstream reported the task done without any image',
-        upstreamCode: 'done',
-      },
+      state: 'completed',
+      outputs,
+      usage: { images: { count: outputs.length, size: tier } },
+      warnings: [],
     };
-  }
-  return {
-    state: 'completed',
-    outputs,
-    usage: { images: { count: outputs.length, size: tier } },
-    warnings: [],
   };
 }
 

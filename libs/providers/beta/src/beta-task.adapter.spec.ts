@@ -1,20 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  createUndiciHttpClient,
-  type ClosableUpstreamHttpClient,
+  signBetaRequest,
   type JsonHandle,
   type TaskAdapterContext,
   type TaskCall,
+  type VideoCall,
 } from '@gateway/providers-core';
 import {
-  startRecordedUpstream,
+  receivedJson,
   upstreamFailureOf,
+  useRecordedUpstreams,
+  videoCallOf,
   type RecordedUpstream,
 } from '@gateway/providers-core/testing';
 import type { BetaChannelSettings } from './beta-channel.settings';
 import type { BetaCredentials } from './beta-credentials.parse';
-import { signBetaRequest } from './beta-signature';
 import { betaTaskAdapter } from './beta-task.adapter';
 
 const fixture = (name: string): Buffer => readFileSync(join(__dirname, '__fixtures__', name));
@@ -43,34 +44,20 @@ const HANDLE: JsonHandle = {
 };
 
 describe('betaTaskAdapter', () => {
+  const session = useRecordedUpstreams();
   let upstream: RecordedUpstream;
-  let http: ClosableUpstreamHttpClient;
-  const warnings: unknown[] = [];
   const contextFor = (
     credentials: BetaCredentials = SIGNED,
     settings: BetaChannelSettings = {},
-  ): TaskAdapterContext<BetaCredentials, BetaChannelSettings> => ({
-    channel: { baseUrl: upstream.baseUrl, credentials, settings },
-    http,
-    clock: { now: () => NOW },
-    logger: { warn: (message, fields) => warnings.push({ message, fields }), debug: () => undefined },
-    submissionKey: 'bt_task_1',
-  });
-  const sentBody = (index = 0): Record<string, unknown> =>
-    JSON.parse(upstream.requests[index].body.toString('utf8'));
-
-  beforeAll(() => {
-    http = createUndiciHttpClient();
-  });
-  afterAll(() => http.close());
-  afterEach(async () => {
-    warnings.length = 0;
-    await upstream?.close();
-  });
+  ): TaskAdapterContext<BetaCredentials, BetaChannelSettings> =>
+    session.taskContext({ baseUrl: upstream.baseUrl, credentials, settings }, 'bt_task_1', {
+      now: () => NOW,
+    });
+  const sentBody = (index = 0) => receivedJson(upstream, index);
 
   describe('submit', () => {
     it('signs the submission with the req_key of the model and keeps what the query needs', async () => {
-      upstream = await startRecordedUpstream({
+      upstream = await session.replay({
         [SUBMIT]: { status: 200, body: fixture('submit-accepted.body') },
       });
       const { handle } = await betaTaskAdapter.submit(CALL, contextFor());
@@ -107,7 +94,7 @@ describe('betaTaskAdapter', () => {
     });
 
     it('signs for the region and service the channel settings name', async () => {
-      upstream = await startRecordedUpstream({
+      upstream = await session.replay({
         [SUBMIT]: { status: 200, body: fixture('submit-accepted.body') },
       });
       await betaTaskAdapter.submit(CALL, contextFor(SIGNED, { region: 'ap-south-1', service: 'imaging' }));
@@ -115,7 +102,7 @@ describe('betaTaskAdapter', () => {
     });
 
     it('calls a relay on /bt with its Bearer key and no signature', async () => {
-      upstream = await startRecordedUpstream({
+      upstream = await session.replay({
         [RELAY_SUBMIT]: { status: 200, body: fixture('submit-accepted.body') },
       });
       await betaTaskAdapter.submit(CALL, contextFor({ kind: 'relay', apiKey: 'sk-relay-0123' }));
@@ -126,7 +113,7 @@ describe('betaTaskAdapter', () => {
     });
 
     it('sends a model the table does not know as the req_key itself, and prices the default area at 2k', async () => {
-      upstream = await startRecordedUpstream({
+      upstream = await session.replay({
         [SUBMIT]: { status: 200, body: fixture('submit-accepted.body') },
       });
       const { handle } = await betaTaskAdapter.submit(
@@ -143,13 +130,13 @@ describe('betaTaskAdapter', () => {
       ['error-signature.body', 401, 'auth'],
       ['error-rate-limit.body', 429, 'rate_limit'],
     ])('throws the failure of a refused submission (%s)', async (name, status, kind) => {
-      upstream = await startRecordedUpstream({ [SUBMIT]: { status, body: fixture(name) } });
+      upstream = await session.replay({ [SUBMIT]: { status, body: fixture(name) } });
       const error = await upstreamFailureOf(betaTaskAdapter.submit(CALL, contextFor()));
       expect(error.failure).toMatchObject({ kind, httpStatus: status });
     });
 
     it('reads a 2xx answer whose code is not the success code as the refusal it is', async () => {
-      upstream = await startRecordedUpstream({
+      upstream = await session.replay({
         [SUBMIT]: { status: 200, body: fixture('submit-text-risk.body') },
       });
       const error = await upstreamFailureOf(betaTaskAdapter.submit(CALL, contextFor()));
@@ -159,7 +146,7 @@ describe('betaTaskAdapter', () => {
 
   describe('poll', () => {
     const pollWith = async (status: number, name: string) => {
-      upstream = await startRecordedUpstream({ [GET_RESULT]: { status, body: fixture(name) } });
+      upstream = await session.replay({ [GET_RESULT]: { status, body: fixture(name) } });
       return betaTaskAdapter.poll(HANDLE, contextFor());
     };
 
@@ -173,8 +160,11 @@ describe('betaTaskAdapter', () => {
       expect(upstream.requests[0].headers.authorization).toMatch(/^HMAC-SHA256 Credential=AKLTexample0123\//);
     });
 
-    it.each(['result-in-queue.body', 'result-generating.body'])('reads %s as pending', async (name) => {
-      expect(await pollWith(200, name)).toEqual({ state: 'pending' });
+    it.each([
+      ['result-in-queue.body', 'queued'],
+      ['result-generating.body', 'processing'],
+    ])('reads %s as pending, %s', async (name, phase) => {
+      expect(await pollWith(200, name)).toEqual({ state: 'pending', phase });
     });
 
     it('reads done as the images: the Base64 bytes with the URL beside them', async () => {
@@ -238,7 +228,7 @@ describe('betaTaskAdapter', () => {
     });
 
     it('throws a 5xx without a business code (a proxy page), so the caller asks again', async () => {
-      upstream = await startRecordedUpstream({
+      upstream = await session.replay({
         [GET_RESULT]: { status: 502, body: '<html>Bad Gateway</html>' },
       });
       const error = await upstreamFailureOf(betaTaskAdapter.poll(HANDLE, contextFor()));
@@ -253,19 +243,165 @@ describe('betaTaskAdapter', () => {
     });
 
     it('reads a status outside the table as pending, and says so in the log', async () => {
-      upstream = await startRecordedUpstream({
+      upstream = await session.replay({
         [GET_RESULT]: { status: 200, body: JSON.stringify({ code: 10000, data: { status: 'reviewing' } }) },
       });
       expect(await betaTaskAdapter.poll(HANDLE, contextFor())).toEqual({ state: 'pending' });
-      expect(warnings).toEqual([{ message: expect.any(String), fields: { status: 'reviewing' } }]);
+      expect(session.warnings).toEqual([{ message: expect.any(String), fields: { status: 'reviewing' } }]);
     });
 
     it('refuses a handle that is not its own', async () => {
-      upstream = await startRecordedUpstream({});
+      upstream = await session.replay({});
       await expect(betaTaskAdapter.poll('upstream-1', contextFor())).rejects.toThrow(
         'not a beta task handle',
       );
       expect(upstream.requests).toHaveLength(0);
+    });
+  });
+
+  describe('video calls', () => {
+    const videoCall = (fields: Partial<VideoCall> = {}, upstreamModel = 'beta-video-3.0'): TaskCall => ({
+      upstreamModel,
+      request: videoCallOf({
+        family: 'beta',
+        prompt: 'a kite over the dunes',
+        seconds: 10,
+        resolution: '1080p',
+        size: null,
+        aspectRatio: '21:9',
+        extras: { seed: 7 },
+        ...fields,
+      }),
+    });
+    const VIDEO_HANDLE: JsonHandle = {
+      kind: 'video',
+      taskId: '7392616336519610409',
+      reqKey: 'beta_t2v_v30_1080p',
+      seconds: 10,
+      resolution: '1080p',
+    };
+
+    it('submits text to video with the req_key of the model, mode and resolution, frames for the seconds', async () => {
+      upstream = await session.replay({
+        [SUBMIT]: { status: 200, body: fixture('submit-accepted.body') },
+      });
+      const { handle } = await betaTaskAdapter.submit(videoCall(), contextFor());
+      expect(sentBody()).toEqual({
+        req_key: 'beta_t2v_v30_1080p',
+        prompt: 'a kite over the dunes',
+        frames: 241,
+        aspect_ratio: '21:9',
+        seed: 7,
+      });
+      expect(upstream.requests[0].headers.authorization).toMatch(/^HMAC-SHA256 Credential=AKLTexample0123\//);
+      expect(handle).toEqual({
+        ...(VIDEO_HANDLE as object),
+        taskId: json('submit-accepted.body').data.task_id,
+      });
+    });
+
+    it('sends URL frames as image_urls and uploaded frames as bare Base64, through a relay too', async () => {
+      upstream = await session.replay({
+        [SUBMIT]: { status: 200, body: fixture('submit-accepted.body') },
+        [RELAY_SUBMIT]: { status: 200, body: fixture('submit-accepted.body') },
+      });
+      const images = [
+        { role: 'first_frame' as const, url: 'https://images.test/first.png' },
+        { role: 'last_frame' as const, url: 'https://images.test/last.png' },
+      ];
+      await betaTaskAdapter.submit(
+        videoCall({
+          mode: 'first_last',
+          images,
+          aspectRatio: null,
+          resolution: '720p',
+          seconds: 5,
+          extras: {},
+        }),
+        contextFor(),
+      );
+      expect(sentBody()).toEqual({
+        req_key: 'beta_i2v_first_tail_v30',
+        prompt: 'a kite over the dunes',
+        image_urls: ['https://images.test/first.png', 'https://images.test/last.png'],
+        frames: 121,
+      });
+      const upload = [{ role: 'first_frame' as const, url: 'data:image/png;base64,iVBORw0KGgo=' }];
+      const relayKey: BetaCredentials = { kind: 'relay', apiKey: 'sk-relay-0123' };
+      await betaTaskAdapter.submit(
+        videoCall(
+          { mode: 'first_frame', images: upload, aspectRatio: null, prompt: '', resolution: '720p' },
+          'beta-video-2.0',
+        ),
+        contextFor(relayKey),
+      );
+      expect(upstream.requests[1].url).toBe('/bt?Action=CVSync2AsyncSubmitTask&Version=2022-08-31');
+      expect(upstream.requests[1].headers.authorization).toBe('Bearer sk-relay-0123');
+      expect(sentBody(1)).toEqual({
+        req_key: 'beta_vgfm_i2v_l20',
+        binary_data_base64: ['iVBORw0KGgo='],
+        frames: 241,
+        seed: 7,
+      });
+    });
+
+    it('sends a req_key the channel maps to as it is, and refuses a call the pro key cannot run', async () => {
+      upstream = await session.replay({
+        [SUBMIT]: { status: 200, body: fixture('submit-accepted.body') },
+      });
+      const { handle } = await betaTaskAdapter.submit(videoCall({}, 'beta_ti2v_v30_pro'), contextFor());
+      expect(handle).toMatchObject({ kind: 'video', reqKey: 'beta_ti2v_v30_pro' });
+      const refused = await upstreamFailureOf(
+        betaTaskAdapter.submit(videoCall({ mode: 'first_last' }, 'beta-video-3.0-pro'), contextFor()),
+      );
+      expect(refused.failure).toMatchObject({ kind: 'bad_request', retryable: false });
+      expect(upstream.requests).toHaveLength(1);
+    });
+
+    it('queries without req_json and reads done as the video URL, billed at the submitted seconds', async () => {
+      upstream = await session.replay({
+        [GET_RESULT]: { status: 200, body: fixture('result-video-done.body') },
+      });
+      const result = await betaTaskAdapter.poll(VIDEO_HANDLE, contextFor());
+      expect(sentBody()).toEqual({ req_key: 'beta_t2v_v30_1080p', task_id: '7392616336519610409' });
+      expect(result).toEqual({
+        state: 'completed',
+        outputs: [{ url: json('result-video-done.body').data.video_url, contentType: 'video/mp4' }],
+        usage: { video: { seconds: 10, resolution: '1080p' } },
+        warnings: [],
+      });
+    });
+
+    it.each([
+      ['result-in-queue.body', 200, { state: 'pending', phase: 'queued' }],
+      [
+        'result-video-blocked.body',
+        400,
+        {
+          state: 'failed',
+          failure: expect.objectContaining({
+            kind: 'content_policy',
+            retryable: true,
+            upstreamCode: '50516',
+          }),
+        },
+      ],
+      [
+        'result-expired.body',
+        200,
+        {
+          state: 'failed',
+          failure: expect.objectContaining({ kind: 'bad_request', upstreamCode: 'expired' }),
+        },
+      ],
+      [
+        'result-video-done-without-url.body',
+        200,
+        { state: 'failed', failure: expect.objectContaining({ kind: 'overload', upstreamCode: 'done' }) },
+      ],
+    ])('reads %s', async (name, status, expected) => {
+      upstream = await session.replay({ [GET_RESULT]: { status, body: fixture(name) } });
+      expect(await betaTaskAdapter.poll(VIDEO_HANDLE, contextFor())).toEqual(expected);
     });
   });
 });

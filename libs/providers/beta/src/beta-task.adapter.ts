@@ -1,11 +1,14 @@
 import {
   isJsonObject,
+  isVideoCall,
   malformedAnswerError,
   UpstreamError,
   type JsonHandle,
   type SerialisableObject,
   type TaskAdapter,
   type TaskPollResult,
+  type TaskSubmission,
+  type VideoCall,
 } from '@gateway/providers-core';
 import {
   BETA_GET_RESULT_ACTION,
@@ -19,34 +22,44 @@ import {
 } from '@gateway/dialects';
 import type { BetaChannelSettings } from './beta-channel.settings';
 import type { BetaCredentials } from './beta-credentials.parse';
-import { callBetaAction } from './beta-request.util';
-import { fromBetaResult } from './beta-task-result.util';
+import { callBetaAction, type BetaContext } from './beta-request.util';
+import { betaImagesDone, fromBetaResult, type BetaDoneReader } from './beta-task-result.util';
+import {
+  betaVideoDone,
+  betaVideoReqKeyFor,
+  betaVideoTaskHandleOf,
+  toBetaVideoSubmitBody,
+  type BetaVideoTaskHandle,
+} from './video/beta-video-task';
 
 /** A §4.6 business code (the envelope's `code`), as opposed to a ResponseMetadata or bare HTTP error. */
 const BUSINESS_CODE = /^\d+$/;
 
 /**
- * What the gateway stores for a submitted beta task: the upstream's task id, the `req_key` the query
- * must repeat (§4.4), the `req_json` the result is fetched with, and the tier the images are priced at.
+ * What the gateway stores for a submitted beta image task: the upstream's task id, the `req_key` the
+ * query must repeat (§4.4), the `req_json` the result is fetched with, and the tier the images are
+ * priced at. A video task stores a BetaVideoTaskHandle, told apart by its `kind`.
  */
-type BetaTaskHandle = {
+type BetaImageTaskHandle = {
   taskId: string;
   reqKey: string;
   reqJson: string;
   tier: BetaResolutionTier;
 };
 
-/** The beta Action API's asynchronous tasks (upstreams.md §4.3–§4.5), signed or through a relay. */
+/**
+ * The beta Action API's asynchronous tasks (upstreams.md §4.3–§4.5), signed or through a relay: image
+ * tasks (a BetaTaskRequest) and video tasks (a VideoCall, told apart by isVideoCall).
+ */
 export const betaTaskAdapter: TaskAdapter<BetaCredentials, BetaChannelSettings> = {
   async submit(call, context) {
+    if (isVideoCall(call.request)) return submitVideo(call.request, call.upstreamModel, context);
     const { submission, resultOptions } = betaTaskRequestOf(call.request);
     // A channel may map a model straight to a req_key; a known model name is translated.
     const reqKey = betaImageReqKeyOf(call.upstreamModel) ?? call.upstreamModel;
     const body = JSON.stringify(toBetaSubmitBody(reqKey, submission));
-    const payload = await callBetaAction(context, BETA_SUBMIT_ACTION, body);
-    const taskId = isJsonObject(payload.data) ? payload.data.task_id : undefined;
-    if (typeof taskId !== 'string' || taskId === '') throw malformedAnswerError(200);
-    const handle: BetaTaskHandle = {
+    const taskId = await submittedTaskId(context, body);
+    const handle: BetaImageTaskHandle = {
       taskId,
       reqKey,
       // URLs are always asked for: whoever reads the result gets both forms and picks.
@@ -57,16 +70,55 @@ export const betaTaskAdapter: TaskAdapter<BetaCredentials, BetaChannelSettings> 
   },
 
   async poll(handle, context) {
-    const task = betaTaskHandleOf(handle);
-    const body = JSON.stringify({ req_key: task.reqKey, task_id: task.taskId, req_json: task.reqJson });
-    try {
-      const payload = await callBetaAction(context, BETA_GET_RESULT_ACTION, body);
-      return fromBetaResult(payload.data, task.tier, context.logger);
-    } catch (error) {
-      return failedOrRethrown(error);
+    const video = betaVideoTaskHandleOf(handle);
+    if (video) {
+      // A video result has no options to fetch it with (§4.4: they are image and marking options).
+      return pollTask(context, { req_key: video.reqKey, task_id: video.taskId }, betaVideoDone(video));
     }
+    const image = betaImageTaskHandleOf(handle);
+    const query = { req_key: image.reqKey, task_id: image.taskId, req_json: image.reqJson };
+    return pollTask(context, query, betaImagesDone(image.tier));
   },
 };
+
+/** One GetResult query (§4.4) read as a poll result. */
+async function pollTask(
+  context: BetaContext,
+  query: Record<string, string>,
+  readDone: BetaDoneReader,
+): Promise<TaskPollResult> {
+  try {
+    const payload = await callBetaAction(context, BETA_GET_RESULT_ACTION, JSON.stringify(query));
+    return fromBetaResult(payload.data, readDone, context.logger);
+  } catch (error) {
+    return failedOrRethrown(error);
+  }
+}
+
+async function submitVideo(
+  call: VideoCall,
+  upstreamModel: string,
+  context: BetaContext,
+): Promise<TaskSubmission> {
+  const reqKey = betaVideoReqKeyFor(call, upstreamModel);
+  const taskId = await submittedTaskId(context, JSON.stringify(toBetaVideoSubmitBody(call, reqKey)));
+  const handle: BetaVideoTaskHandle = {
+    kind: 'video',
+    taskId,
+    reqKey,
+    seconds: call.seconds,
+    resolution: call.resolution,
+  };
+  return { handle };
+}
+
+/** Submits (§4.3) and reads the upstream's task id from the success envelope. */
+async function submittedTaskId(context: BetaContext, body: string): Promise<string> {
+  const payload = await callBetaAction(context, BETA_SUBMIT_ACTION, body);
+  const taskId = isJsonObject(payload.data) ? payload.data.task_id : undefined;
+  if (typeof taskId !== 'string' || taskId === '') throw malformedAnswerError(200);
+  return taskId;
+}
 
 /**
  * §4.5: a query answered with a business code (≠ 10000) ends the task, 50500 Internal Error included:
@@ -102,7 +154,7 @@ function betaTaskRequestOf(request: SerialisableObject): BetaTaskRequest {
 }
 
 /** The stored handle, checked: a row written by another version of this adapter fails loudly. */
-function betaTaskHandleOf(handle: JsonHandle): BetaTaskHandle {
+function betaImageTaskHandleOf(handle: JsonHandle): BetaImageTaskHandle {
   if (
     isJsonObject(handle) &&
     typeof handle.taskId === 'string' &&

@@ -6,3 +6,5 @@ export * from './beta-task.adapter';
 export * from './beta.channel-type';
 export * from './image/beta-image.adapter';
 export * from './image/beta-image.rules';
+export * from './video/beta-video.adapter';
+export * from './video/beta-video.rules';

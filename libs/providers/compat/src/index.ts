@@ -4,3 +4,7 @@ export * from './compat-usage.util';
 export * from './compat.channel-type';
 export * from './image/compat-image.adapter';
 export * from './image/compat-image.rules';
+export * from './video/compat-video-families';
+export * from './video/compat-video-task.adapter';
+export * from './video/compat-video.adapter';
+export * from './video/compat-video.rules';

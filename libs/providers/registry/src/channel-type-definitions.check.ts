@@ -10,7 +10,16 @@ import {
 const REQUIRED_METHODS: Readonly<Record<Exclude<CapabilityName, 'image'>, readonly string[]>> = {
   text: ['generate', 'stream', 'classify'],
   task: ['submit', 'poll'],
-  asset: ['createGroup', 'createAsset', 'getAsset', 'list', 'update', 'delete'],
+  asset: [
+    'servesAssets',
+    'createGroup',
+    'updateGroup',
+    'deleteGroup',
+    'createAsset',
+    'getAsset',
+    'updateAsset',
+    'deleteAsset',
+  ],
   video: ['servesVideoModel', 'planVideo'],
 };
 

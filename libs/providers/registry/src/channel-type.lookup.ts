@@ -1,4 +1,5 @@
 import type {
+  AssetAdapter,
   ChannelType,
   ChannelTypeDefinition,
   ImageAdapter,
@@ -41,4 +42,9 @@ export function taskAdaptersByType(): ReadonlyMap<ChannelType, TaskAdapter> {
 
 export function videoAdapterFor(type: string): VideoAdapter | undefined {
   return DEFINITIONS.get(type as ChannelType)?.capabilities.video;
+}
+
+/** The asset control plane of a channel type; undefined when that type has none. */
+export function assetAdapterFor(type: string): AssetAdapter | undefined {
+  return DEFINITIONS.get(type as ChannelType)?.capabilities.asset;
 }

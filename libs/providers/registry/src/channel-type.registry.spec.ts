@@ -1,13 +1,33 @@
-import { betaChannelType, betaImageAdapter, betaTaskAdapter } from '@gateway/providers-beta';
-import { compatChannelType, compatTextAdapter } from '@gateway/providers-compat';
+import {
+  betaChannelType,
+  betaImageAdapter,
+  betaTaskAdapter,
+  betaVideoAdapter,
+} from '@gateway/providers-beta';
+import { alphaChannelType, alphaTaskAdapter, alphaVideoAdapter } from '@gateway/providers-alpha';
+import {
+  compatChannelType,
+  compatTextAdapter,
+  compatVideoAdapter,
+  compatVideoTaskAdapter,
+} from '@gateway/providers-compat';
 import {
   NoChannelSettings,
   parseAccessKeyPair,
   type ChannelTypeDefinition,
   type TaskAdapter,
 } from '@gateway/providers-core';
-import { etaChannelType, iotaImageAdapter } from '@gateway/providers-eta';
+import {
+  etaChannelType,
+  iotaImageAdapter,
+  thetaTaskAdapter,
+  thetaVideoAdapter,
+} from '@gateway/providers-eta';
+import { gammaChannelType, gammaTaskAdapter, gammaVideoAdapter } from '@gateway/providers-gamma';
 import { kappaChannelType, kappaImageAdapter, kappaTextAdapter } from '@gateway/providers-kappa';
+import { lambdaTaskAdapter } from '@gateway/providers-lambda';
+import { muChannelType, muTaskAdapter, muVideoRules } from '@gateway/providers-mu';
+import { omegaChannelType, omegaTaskAdapter, omegaVideoRules } from '@gateway/providers-omega';
 import { indexChannelTypeDefinitions } from './channel-type-definitions.check';
 import {
   channelTypeDefinition,
@@ -15,6 +35,7 @@ import {
   taskAdapterFor,
   taskAdaptersByType,
   textAdapterFor,
+  videoAdapterFor,
 } from './channel-type.lookup';
 import { CHANNEL_TYPE_DEFINITIONS } from './channel-type.registry';
 
@@ -53,22 +74,72 @@ describe('channel type registry', () => {
     expect(channelTypeDefinition('compat')).toBe(compatChannelType);
   });
 
-  it('knows the types without a definition yet, and unknown names, as having no adapter', () => {
-    for (const type of ['alpha', 'mu', 'lambda', 'nonesuch']) {
+  it('knows unknown names as having no definition and no adapter', () => {
+    for (const type of ['nonesuch', 'lambda-v4']) {
       expect(channelTypeDefinition(type)).toBeUndefined();
       expect(textAdapterFor(type)).toBeUndefined();
       expect(taskAdapterFor(type)).toBeUndefined();
     }
   });
 
-  it('serves images synchronously on kappa and eta, and has no task capability on them', () => {
+  it('serves images synchronously on kappa and eta, and theta videos through eta tasks', () => {
     expect(imageAdapterFor('kappa')).toBe(kappaImageAdapter);
     expect(imageAdapterFor('eta')).toBe(iotaImageAdapter);
     expect(channelTypeDefinition('eta')).toBe(etaChannelType);
     expect(imageAdapterFor('eta')?.mode).toBe('synchronous');
-    expect(taskAdapterFor('compat')).toBeUndefined();
-    expect(taskAdapterFor('eta')).toBeUndefined();
-    expect([...taskAdaptersByType().keys()]).toEqual(['beta']);
+    expect(taskAdapterFor('compat')).toBe(compatVideoTaskAdapter);
+    expect(videoAdapterFor('compat')).toBe(compatVideoAdapter);
+    expect(taskAdapterFor('eta')).toBe(thetaTaskAdapter);
+    expect(videoAdapterFor('eta')).toBe(thetaVideoAdapter);
+    expect([...taskAdaptersByType().keys()]).toEqual([
+      'compat',
+      'eta',
+      'beta',
+      'alpha',
+      'mu',
+      'omega',
+      'gamma',
+      'lambda',
+    ]);
+    expect(taskAdapterFor('lambda')).toBe(lambdaTaskAdapter);
+  });
+
+  it('serves alpha videos through its task capability, with a plain key', () => {
+    expect(channelTypeDefinition('alpha')).toBe(alphaChannelType);
+    expect(taskAdapterFor('alpha')).toBe(alphaTaskAdapter);
+    expect(videoAdapterFor('alpha')).toBe(alphaVideoAdapter);
+    expect(imageAdapterFor('alpha')).toBeUndefined();
+    expect(channelTypeDefinition('alpha')?.parseCredentials('key-1')).toEqual({
+      ok: true,
+      credentials: { apiKey: 'key-1' },
+    });
+  });
+
+  it('serves mu and omega videos through their task capability, with a plain Bearer key', () => {
+    expect(channelTypeDefinition('mu')).toBe(muChannelType);
+    expect(taskAdapterFor('mu')).toBe(muTaskAdapter);
+    expect(videoAdapterFor('mu')).toBe(muVideoRules);
+    expect(channelTypeDefinition('omega')).toBe(omegaChannelType);
+    expect(taskAdapterFor('omega')).toBe(omegaTaskAdapter);
+    expect(videoAdapterFor('omega')).toBe(omegaVideoRules);
+    for (const type of ['mu', 'omega']) {
+      expect(imageAdapterFor(type)).toBeUndefined();
+      expect(channelTypeDefinition(type)?.parseCredentials('key-1')).toEqual({
+        ok: true,
+        credentials: { apiKey: 'key-1' },
+      });
+    }
+  });
+
+  it('serves gamma videos through its idempotent task capability, with its composite key', () => {
+    expect(channelTypeDefinition('gamma')).toBe(gammaChannelType);
+    expect(taskAdapterFor('gamma')).toBe(gammaTaskAdapter);
+    expect(taskAdapterFor('gamma')?.idempotentSubmit).toBe(true);
+    expect(videoAdapterFor('gamma')).toBe(gammaVideoAdapter);
+    expect(channelTypeDefinition('gamma')?.parseCredentials('1500000000|sid|skey|north-2')).toMatchObject({
+      ok: true,
+      credentials: { subAppId: '1500000000', region: 'north-2' },
+    });
   });
 
   it('serves beta images through its task capability, and parses both forms of its key', () => {
@@ -76,6 +147,7 @@ describe('channel type registry', () => {
     expect(imageAdapterFor('beta')).toBe(betaImageAdapter);
     expect(imageAdapterFor('beta')?.mode).toBe('task');
     expect(taskAdapterFor('beta')).toBe(betaTaskAdapter);
+    expect(videoAdapterFor('beta')).toBe(betaVideoAdapter);
     expect(textAdapterFor('beta')).toBeUndefined();
     const parse = channelTypeDefinition('beta')?.parseCredentials;
     expect(parse?.('AKLTexample0123|SecretKey4567')).toMatchObject({
@@ -113,8 +185,8 @@ describe('channel type registry', () => {
     ['a type with no capability', [definition({ capabilities: {} })], "'beta' declares no capability"],
     [
       'an unknown capability',
-      [definition({ capabilities: { task: taskAdapter, video: taskAdapter } })],
-      "'beta' declares an unknown capability 'video'",
+      [definition({ capabilities: { task: taskAdapter, music: taskAdapter } as never })],
+      "'beta' declares an unknown capability 'music'",
     ],
     [
       'a text capability without stream()',

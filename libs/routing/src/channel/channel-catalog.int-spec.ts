@@ -3,7 +3,9 @@ import { createPgPool, createPrismaClient, type Prisma, type PrismaClient } from
 import { createTestDatabase, type TestDatabase } from '@gateway/testing';
 import Redis from 'ioredis';
 import type { Pool } from 'pg';
+import { channelTypeDefinition } from '@gateway/providers';
 import { encryptSecret } from '../secret/channel-secret.cipher';
+import { sealSecretSettings } from '../secret/secret-settings.sealing';
 import { ChannelCatalog, type ChannelCatalogOptions } from './channel-catalog';
 import { pgChannelRowSource } from './channel-row.source';
 
@@ -197,12 +199,39 @@ describe('ChannelCatalog (Postgres + Redis)', () => {
     expect(JSON.stringify(reasons)).not.toContain('SecretKey0002');
   });
 
-  it('passes over, without a warning, channels of a known type that has no definition yet', async () => {
-    await seedChannel({ name: 'video', type: 'alpha', models: ['alpha-video'] });
-    const catalog = await startCatalog(uniqueChannel());
+  it("decrypts a type's secret settings before parsing them, and skips a row holding one in clear", async () => {
+    const controlPlane = {
+      controlPlaneUrl: 'http://127.0.0.1:9/control',
+      controlPlaneKey: 'ak-01|sk-clear-5e1',
+    };
+    const etaSettings = channelTypeDefinition('eta')?.settings;
+    if (!etaSettings) throw new Error('eta has no definition');
+    const sealed = await seedChannel({
+      name: 'sealed-control-plane',
+      type: 'eta',
+      settings: sealSecretSettings(etaSettings, controlPlane, {
+        key: MASTER_KEY,
+        version: 1,
+      }) as Prisma.InputJsonObject,
+    });
+    await seedChannel({ name: 'clear-control-plane', type: 'eta', settings: controlPlane });
+    const reasons: unknown[] = [];
+    const catalog = await startCatalog(uniqueChannel(), {
+      logger: {
+        warn: (fields, message) => {
+          warnings.push(message);
+          reasons.push(fields.reason);
+        },
+      },
+    });
 
-    expect(catalog.candidatesFor('alpha-video')).toEqual([]);
-    expect(warnings).toEqual([]);
+    const [candidate] = catalog.candidatesFor('img-2');
+    expect(catalog.candidatesFor('img-2')).toHaveLength(1);
+    expect(candidate).toMatchObject({ id: sealed, connection: { settings: controlPlane } });
+    expect(warnings).toEqual(['channel skipped: secret cannot be decrypted']);
+    expect(reasons).toEqual([
+      'channel secret cannot be decrypted: settings.controlPlaneKey is not stored encrypted; send it again',
+    ]);
   });
 
   it('applies an admin change at once on the changing instance and within a second on the others', async () => {

@@ -1,9 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { errorMessageOf } from '@gateway/observability';
 import { channelTypeDefinition } from '@gateway/providers';
-import { isChannelType, parseChannelConnection, type ChannelConnection } from '@gateway/providers-core';
+import {
+  isChannelType,
+  parseChannelConnection,
+  type ChannelConnection,
+  type ChannelConnectionFields,
+  type ChannelTypeDefinition,
+} from '@gateway/providers-core';
 import type Redis from 'ioredis';
-import { decryptSecret } from '../secret/channel-secret.cipher';
+import { decryptChannelFields } from '../secret/channel-fields.decrypt';
 import type { ChannelCandidate } from './channel-candidate';
 import type { ChannelRow, ChannelRowSource } from './channel-row.source';
 import { parseChannelModels } from './channel-models.parse';
@@ -16,7 +22,7 @@ export interface CatalogLogger {
 export interface ChannelCatalogOptions {
   /** Redis pub/sub channel announcing admin changes; see channelChangesChannel(). */
   channelName: string;
-  /** Master keys by version, to decrypt channel secrets. */
+  /** Master keys by version, to decrypt channel secrets and secret settings. */
   keyring: ReadonlyMap<number, Buffer>;
   /** Reload from the database this often even without a message (a lost message heals here). */
   refreshIntervalMs: number;
@@ -29,8 +35,8 @@ export function channelChangesChannel(redisPrefix: string): string {
 }
 
 /**
- * The enabled channels, held in memory so that routing a request costs no query. Secrets are
- * decrypted, and parsed with settings into typed connections by their type's definition, once per
+ * The enabled channels, held in memory so that routing a request costs no query. Secrets and secret
+ * settings are decrypted, and parsed into typed connections by their type's definition, once per
  * load. An admin change on any instance calls publishChange(); every instance
  * reloads on the message, and on a timer in case a message is lost.
  */
@@ -148,13 +154,9 @@ export class ChannelCatalog {
   private connectionOf(channel: ChannelRow): ChannelConnection | undefined {
     const definition = channelTypeDefinition(channel.type);
     if (!definition) return undefined;
-    const secret = this.decryptedSecretOf(channel);
-    if (secret === undefined) return undefined;
-    const parsed = parseChannelConnection(definition, {
-      baseUrl: channel.baseUrl,
-      secret,
-      settings: channel.settings,
-    });
+    const fields = this.decryptedFieldsOf(definition, channel);
+    if (fields === undefined) return undefined;
+    const parsed = parseChannelConnection(definition, fields);
     if (parsed.ok) return Object.freeze(parsed.connection);
     // The message names the expected form or the setting at fault, never the secret.
     this.options.logger.warn(
@@ -164,9 +166,12 @@ export class ChannelCatalog {
     return undefined;
   }
 
-  private decryptedSecretOf(channel: ChannelRow): string | undefined {
+  private decryptedFieldsOf(
+    definition: ChannelTypeDefinition,
+    channel: ChannelRow,
+  ): ChannelConnectionFields | undefined {
     try {
-      return decryptSecret(channel.secretCiphertext, channel.secretKeyVersion, this.options.keyring);
+      return decryptChannelFields(definition, channel, this.options.keyring);
     } catch (error) {
       const reason = errorMessageOf(error);
       this.options.logger.warn(

@@ -97,4 +97,3 @@ describe('channel secret cipher', () => {
     expect(encryptSecret('short', { key: KEY_V1, version: 1 }).tail).toBe('');
   });
 });
-

@@ -23,7 +23,7 @@ export interface MasterKey {
 
 /** A secret that cannot be decrypted: unknown key version, wrong key, or tampered or truncated data. */
 export class SecretDecryptionError extends Error {
-  constructor(reason: string) {
+  constructor(readonly reason: string) {
     super(`channel secret cannot be decrypted: ${reason}`);
     this.name = 'SecretDecryptionError';
   }

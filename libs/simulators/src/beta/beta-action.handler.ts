@@ -1,8 +1,9 @@
+import { simulatedMp4 } from '../compat/video/compat-video-bytes.util';
 import { Directives } from '../directives';
 import { solidImage } from '../image-bytes.util';
 import { parseJsonObject } from '../json-body.util';
 import { sendJson, sendWireError } from '../raw-response.util';
-import { publishResultFile } from '../result-file-url.util';
+import { publishResultFile, resultFileUrl } from '../result-file-url.util';
 import { DEFAULT_HANG_MS, scriptedErrorOf } from '../scripted-error';
 import { runPreamble } from '../simulated-preamble';
 import { SimulatedCall, SimulatedHandler } from '../simulated-route';
@@ -19,13 +20,17 @@ import {
 } from './beta-errors';
 import { toBetaImageSubmission, toBetaResultQuery } from './beta-image-request';
 import { BetaEnvelopeMeta, betaEnvelope, newBetaEnvelopeMeta } from './beta-response.builder';
-import { BetaTask, BetaTaskPlan } from './beta-task.store';
+import { BetaTask, BetaTaskOutput, BetaTaskPlan } from './beta-task.store';
+import { isBetaVideoReqKey, toBetaVideoSubmission } from './beta-video-request';
 
 const BETA_VERSION = '2022-08-31';
 const SUBMIT = 'CVSync2AsyncSubmitTask';
 const GET_RESULT = 'CVSync2AsyncGetResult';
-/** Image URLs live 24 h† (upstreams.md §4.5). */
+/** Image URLs live 24 h†, video URLs 1 hour (upstreams.md §4.5). */
 const IMAGE_URL_LIFETIME_SECONDS = 24 * 3600;
+const VIDEO_URL_LIFETIME_SECONDS = 3600;
+/** The output-side block of a video task (§4.6: Post Video Risk Not Pass). */
+const VIDEO_OUTPUT_BLOCK_CODE = '50516';
 
 interface BetaCall {
   call: SimulatedCall;
@@ -41,6 +46,7 @@ interface BetaCall {
  * `POST {base}/?Action=…&Version=2022-08-31` (signed) and `POST {base}/bt?Action=…` (relay): the
  * credential first, then scripted failures, then the action. `error_after=` is never played on the
  * call itself: a submission carrying it makes a task that fails after that many pending answers.
+ * Image and video tasks share the actions; the `req_key` tells them apart (§4.3).
  */
 export function betaActionHandler(
   settings: SimulatorSettings,
@@ -84,9 +90,9 @@ export function betaActionHandler(
 
 /** §4.3: validates, then stores the task with the plan its directives script (§4.5 lifecycle). */
 function submitTask({ call, state, owner, body, directives, identity, meta }: BetaCall): void {
-  const parsed = toBetaImageSubmission(body);
+  const parsed = parseSubmission(body, directives);
   if ('refusal' in parsed) return sendWireError(call.response, betaInvalidParam(parsed.refusal, meta));
-  const { submission } = parsed;
+  const { reqKey, output } = parsed;
   const contentPolicy = {
     errorClass: 'content_policy',
     code: directives.code,
@@ -96,6 +102,7 @@ function submitTask({ call, state, owner, body, directives, identity, meta }: Be
     return sendWireError(call.response, betaScriptedError(contentPolicy, identity, meta, 'submit'));
   }
   const scripted = scriptedErrorOf(directives);
+  const video = output.kind === 'video';
   const plan: BetaTaskPlan = {
     pendingPolls: directives.polls ?? 0,
     readyAtMs: Date.now() + (directives.taskMs ?? 0),
@@ -103,20 +110,32 @@ function submitTask({ call, state, owner, body, directives, identity, meta }: Be
       scripted && directives.errorAfter !== undefined
         ? { scripted, after: directives.errorAfter }
         : undefined,
-    outputBlock: directives.block === 'output' ? contentPolicy : undefined,
-    terminalStatus:
-      directives.finish === 'expired' || directives.finish === 'not_found' ? directives.finish : 'done',
-    urlLifetimeSeconds: directives.urlTtlSeconds ?? IMAGE_URL_LIFETIME_SECONDS,
+    outputBlock:
+      directives.block === 'output'
+        ? { ...contentPolicy, code: directives.code ?? (video ? VIDEO_OUTPUT_BLOCK_CODE : undefined) }
+        : undefined,
+    terminalStatus: directives.finish ?? 'done',
+    urlLifetimeSeconds:
+      directives.urlTtlSeconds ?? (video ? VIDEO_URL_LIFETIME_SECONDS : IMAGE_URL_LIFETIME_SECONDS),
   };
-  const task = state.betaTasks.create({
-    owner,
-    reqKey: submission.reqKey,
-    width: submission.width,
-    height: submission.height,
-    imageCount: submission.forceSingle ? 1 : (directives.images ?? 1),
-    plan,
-  });
+  const task = state.betaTasks.create({ owner, reqKey, output, plan });
   sendJson(call.response, 200, betaEnvelope(BETA_SUCCESS_CODE, 'Success', { task_id: task.id }, meta));
+}
+
+/** A video `req_key` makes a video; any other is read as an image submission (which refuses unknown keys). */
+function parseSubmission(
+  body: Record<string, unknown>,
+  directives: Directives,
+): { reqKey: string; output: BetaTaskOutput } | { refusal: string } {
+  if (isBetaVideoReqKey(body['req_key'])) {
+    const parsed = toBetaVideoSubmission(body);
+    return 'refusal' in parsed ? parsed : { reqKey: parsed.submission.reqKey, output: { kind: 'video' } };
+  }
+  const parsed = toBetaImageSubmission(body);
+  if ('refusal' in parsed) return parsed;
+  const { reqKey, width, height, forceSingle } = parsed.submission;
+  const imageCount = forceSingle ? 1 : (directives.images ?? 1);
+  return { reqKey, output: { kind: 'image', width, height, imageCount } };
 }
 
 /** §4.4: the caller's own task only; an unknown id is `not_found`, not an error (§4.5). */
@@ -141,31 +160,52 @@ async function answerResult({ call, state, owner, body, identity, meta }: BetaCa
     return sendWireError(call.response, betaScriptedError(failure, identity, meta, 'result'));
   }
   const data: Record<string, unknown> =
-    progress.status === 'done'
-      ? doneData(call, state, task, query.returnUrl, query.aigcMeta)
-      : { status: progress.status };
+    progress.status !== 'done'
+      ? { status: progress.status }
+      : task.output.kind === 'video'
+        ? doneVideoData(call, state, task, query.aigcMeta)
+        : doneImageData(call, state, task, task.output, query.returnUrl, query.aigcMeta);
   sendJson(call.response, 200, betaEnvelope(BETA_SUCCESS_CODE, 'Success', data, meta));
 }
 
-function doneData(
+function doneImageData(
   call: SimulatedCall,
   state: SimulatorState,
   task: BetaTask,
+  output: Extract<BetaTaskOutput, { kind: 'image' }>,
   returnUrl: boolean,
   aigcMeta: boolean,
 ): Record<string, unknown> {
-  const image = solidImage('png', task.width, task.height);
+  const image = solidImage('png', output.width, output.height);
   if (returnUrl && !task.imageUrls) {
-    task.imageUrls = Array.from({ length: task.imageCount }, () =>
+    task.imageUrls = Array.from({ length: output.imageCount }, () =>
       publishResultFile(call.request, state.files, image, task.plan.urlLifetimeSeconds),
     );
   }
   return {
     status: 'done',
-    binary_data_base64: Array.from({ length: task.imageCount }, () => image.base64),
+    binary_data_base64: Array.from({ length: output.imageCount }, () => image.base64),
     image_urls: returnUrl ? task.imageUrls : null,
     ...(aigcMeta ? { aigc_meta_tagged: true } : {}),
   };
+}
+
+/** A done video task (§4.4): its `video_url`, published once and kept (it lives an hour). */
+function doneVideoData(
+  call: SimulatedCall,
+  state: SimulatorState,
+  task: BetaTask,
+  aigcMeta: boolean,
+): Record<string, unknown> {
+  if (!task.videoUrl) {
+    const name = state.files.publishContent(
+      simulatedMp4(),
+      { prefix: 'video', extension: 'mp4' },
+      task.plan.urlLifetimeSeconds,
+    );
+    task.videoUrl = resultFileUrl(call.request, name);
+  }
+  return { status: 'done', video_url: task.videoUrl, ...(aigcMeta ? { aigc_meta_tagged: true } : {}) };
 }
 
 function firstOf(value: string | string[] | undefined): string {

@@ -1,5 +1,7 @@
-import { timingSafeEqual } from 'node:crypto';
 import { IncomingHttpHeaders } from 'node:http';
+import { pathOfUrl, rawQueryOfUrl } from '../request-url.util';
+import { authorizationFieldsOf, signaturesMatch, signedHeaderValueOf } from '../signed-authorization.util';
+import { SimulatedCall } from '../simulated-route';
 import {
   BETA_ALGORITHM,
   BETA_REGION,
@@ -26,7 +28,27 @@ export interface ReceivedBetaCall {
   body: string;
 }
 
+/** A simulated call as the verifier reads it, with both paths a signature may cover. */
+export function receivedBetaCallOf(call: SimulatedCall): ReceivedBetaCall {
+  const { request } = call;
+  return {
+    method: request.method,
+    paths: [...new Set([pathOfUrl(request.url), pathOfUrl(request.originalUrl)])],
+    rawQuery: rawQueryOfUrl(request.url),
+    headers: request.headers,
+    body: call.rawBody,
+  };
+}
+
 export type BetaVerification = { accessKey: string } | { refusal: string };
+
+/** The credential scope a wire signs in: beta's own (§4.1), or the eta asset control plane's (§6.5). */
+export interface BetaSigningScope {
+  region: string;
+  service: string;
+}
+
+const BETA_SCOPE: BetaSigningScope = { region: BETA_REGION, service: BETA_SERVICE };
 
 /** `X-Date` may differ from the simulator's clock by this much (upstreams.md §4.2‡). */
 export const MAX_CLOCK_SKEW_MS = 15 * 60 * 1000;
@@ -42,14 +64,15 @@ export function verifyBetaSignature(
   call: ReceivedBetaCall,
   secrets: ReadonlyMap<string, string>,
   nowMs = Date.now(),
+  expectedScope: BetaSigningScope = BETA_SCOPE,
 ): BetaVerification {
-  const authorization = parseAuthorization(headerOf(call.headers, 'authorization'));
+  const authorization = parseAuthorization(signedHeaderValueOf(call.headers, 'authorization'));
   if (!authorization) return { refusal: 'The Authorization header is missing or malformed.' };
   const { accessKey, scopeParts, signedHeaders, signature } = authorization;
   const secretKey = secrets.get(accessKey);
   if (secretKey === undefined) return { refusal: `The access key ${accessKey} does not exist.` };
 
-  const xDate = headerOf(call.headers, 'x-date');
+  const xDate = signedHeaderValueOf(call.headers, 'x-date');
   const signedAtMs = xDate === undefined ? undefined : parseXDate(xDate);
   if (xDate === undefined || signedAtMs === undefined)
     return { refusal: 'The X-Date header is missing or malformed.' };
@@ -59,14 +82,14 @@ export function verifyBetaSignature(
   const [date, region, service, terminator] = scopeParts;
   if (
     date !== xDate.slice(0, 8) ||
-    region !== BETA_REGION ||
-    service !== BETA_SERVICE ||
+    region !== expectedScope.region ||
+    service !== expectedScope.service ||
     terminator !== 'request'
   ) {
     return { refusal: `The credential scope ${scopeParts.join('/')} does not match the request.` };
   }
   const payloadHash = betaPayloadHash(call.body);
-  if (headerOf(call.headers, 'x-content-sha256') !== payloadHash) {
+  if (signedHeaderValueOf(call.headers, 'x-content-sha256') !== payloadHash) {
     return { refusal: 'The X-Content-Sha256 header does not match the request body.' };
   }
   if (REQUIRED_SIGNED_HEADERS.some((name) => !signedHeaders.includes(name))) {
@@ -74,11 +97,11 @@ export function verifyBetaSignature(
   }
   const headers: Record<string, string> = {};
   for (const name of signedHeaders) {
-    const value = headerOf(call.headers, name);
+    const value = signedHeaderValueOf(call.headers, name);
     if (value === undefined) return { refusal: `The signed header ${name} is missing.` };
     headers[name] = value;
   }
-  const signingKey = betaSigningKey(secretKey, date);
+  const signingKey = betaSigningKey(secretKey, date, region, service);
   const canonicalQuery = betaCanonicalQuery(call.rawQuery);
   const matches = call.paths.some((path) => {
     const canonicalRequest = betaCanonicalRequest({
@@ -89,8 +112,9 @@ export function verifyBetaSignature(
       signedHeaders,
       payloadHash,
     });
-    const expected = betaSignature(signingKey, betaStringToSign(xDate, betaScope(date), canonicalRequest));
-    return constantTimeEqual(expected, signature);
+    const scope = betaScope(date, region, service);
+    const expected = betaSignature(signingKey, betaStringToSign(xDate, scope, canonicalRequest));
+    return signaturesMatch(expected, signature);
   });
   return matches
     ? { accessKey }
@@ -104,20 +128,17 @@ interface ParsedAuthorization {
   signature: string;
 }
 
-/** `HMAC-SHA256 Credential=<AK>/<scope>, SignedHeaders=a;b, Signature=<hex>`. */
+/** `HMAC-SHA256 Credential=<AK>/<date>/<region>/<service>/request, SignedHeaders=a;b, Signature=<hex>`. */
 function parseAuthorization(header: string | undefined): ParsedAuthorization | undefined {
-  if (!header?.startsWith(`${BETA_ALGORITHM} `)) return undefined;
-  const fields = new Map<string, string>();
-  for (const part of header.slice(BETA_ALGORITHM.length + 1).split(',')) {
-    const separator = part.indexOf('=');
-    if (separator > 0) fields.set(part.slice(0, separator).trim(), part.slice(separator + 1).trim());
-  }
-  const credential = fields.get('Credential')?.split('/');
-  const signedHeaders = fields.get('SignedHeaders');
-  const signature = fields.get('Signature');
-  if (!credential || credential.length !== 5 || !signedHeaders || !signature) return undefined;
-  const [accessKey, ...scopeParts] = credential;
-  return { accessKey, scopeParts, signedHeaders: signedHeaders.split(';'), signature };
+  const fields = authorizationFieldsOf(header, BETA_ALGORITHM);
+  if (!fields || fields.credential.length !== 5) return undefined;
+  const [accessKey, ...scopeParts] = fields.credential;
+  return {
+    accessKey,
+    scopeParts,
+    signedHeaders: fields.signedHeaders.split(';'),
+    signature: fields.signature,
+  };
 }
 
 function parseXDate(xDate: string): number | undefined {
@@ -126,15 +147,4 @@ function parseXDate(xDate: string): number | undefined {
   const [, year, month, day, hour, minute, second] = match.map(Number);
   const time = Date.UTC(year, month - 1, day, hour, minute, second);
   return Number.isNaN(time) ? undefined : time;
-}
-
-function headerOf(headers: IncomingHttpHeaders, name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value.join(',') : value;
-}
-
-function constantTimeEqual(expected: string, received: string): boolean {
-  const expectedBytes = Buffer.from(expected);
-  const receivedBytes = Buffer.from(received);
-  return expectedBytes.length === receivedBytes.length && timingSafeEqual(expectedBytes, receivedBytes);
 }

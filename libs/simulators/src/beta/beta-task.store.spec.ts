@@ -7,7 +7,11 @@ const PLAN: BetaTaskPlan = {
   terminalStatus: 'done',
   urlLifetimeSeconds: 60,
 };
-const FIELDS = { owner: 'ak:A', reqKey: 'beta_t2i_v40', width: 1024, height: 1024, imageCount: 1 };
+const FIELDS = {
+  owner: 'ak:A',
+  reqKey: 'beta_t2i_v40',
+  output: { kind: 'image', width: 1024, height: 1024, imageCount: 1 } as const,
+};
 const OVERLOAD: ScriptedError = { errorClass: 'overload', hangMs: DEFAULT_HANG_MS };
 
 describe('BetaTaskStore', () => {

@@ -11,9 +11,14 @@ export interface BetaTaskPlan {
   failure?: { scripted: ScriptedError; after: number };
   /** The output image is rejected (a content-policy failure) when the task would be done. */
   outputBlock?: ScriptedError;
-  terminalStatus: 'done' | 'expired' | 'not_found';
+  /** `done`, or the word `finish=` scripts: `expired`, `not_found`, or one outside the §4.5 table. */
+  terminalStatus: string;
   urlLifetimeSeconds: number;
 }
+
+/** What a task makes: images of a size (how many, the upstream decides), or a video. */
+export type BetaTaskOutput =
+  { kind: 'image'; width: number; height: number; imageCount: number } | { kind: 'video' };
 
 export interface BetaTask {
   id: string;
@@ -21,23 +26,19 @@ export interface BetaTask {
   owner: string;
   reqKey: string;
   createdAtMs: number;
-  width: number;
-  height: number;
-  imageCount: number;
+  output: BetaTaskOutput;
   plan: BetaTaskPlan;
   pendingAnswers: number;
   /** Result links, published at the first `done` answer that asked for them and kept after. */
   imageUrls?: string[];
+  /** The video's link, published at the first `done` answer and kept after. */
+  videoUrl?: string;
 }
 
-export type BetaTaskNewFields = Pick<
-  BetaTask,
-  'owner' | 'reqKey' | 'width' | 'height' | 'imageCount' | 'plan'
->;
+export type BetaTaskNewFields = Pick<BetaTask, 'owner' | 'reqKey' | 'output' | 'plan'>;
 
-/** The state a query reads (upstreams.md §4.5). */
-export type BetaTaskProgress =
-  { status: 'in_queue' | 'generating' | 'done' | 'expired' | 'not_found' } | { failure: ScriptedError };
+/** The state a query reads (upstreams.md §4.5): `in_queue`, `generating`, or the terminal word. */
+export type BetaTaskProgress = { status: string } | { failure: ScriptedError };
 
 /** Task records are kept 12 hours (§4.5). */
 export const TASK_RETENTION_MS = 12 * 3600 * 1000;

@@ -6,8 +6,9 @@ import { SimulatorState } from '../simulator-state';
 import { simulatedRoute } from '../simulated-route';
 import { compatChatHandler } from './compat-chat.handler';
 import { compatImageEditsHandler, compatImageGenerationsHandler } from './compat-images.handler';
+import { registerCompatVideoRoutes } from './video/compat-video.routes';
 
-/** The OpenAI-style wire: chat completions and images (upstreams.md §2.1, §2.2, §2.3, §2.5). */
+/** The OpenAI-style wire: chat completions, images and videos (upstreams.md §2.1–§2.5). */
 export function registerCompatRoutes(
   server: FastifyInstance,
   settings: SimulatorSettings,
@@ -23,4 +24,5 @@ export function registerCompatRoutes(
     await uploads.register(fastifyMultipart, { limits: MULTIPART_LIMITS });
     uploads.post('/v1/images/edits', simulatedRoute(state, compatImageEditsHandler(settings, state)));
   });
+  registerCompatVideoRoutes(server, settings, state);
 }

@@ -86,6 +86,7 @@ export function etaSensitiveContent(code: string, requestId: string): WireError 
 
 export const ETA_INPUT_TEXT_SENSITIVE = 'InputTextSensitiveContentDetected';
 export const ETA_OUTPUT_IMAGE_SENSITIVE = 'OutputImageSensitiveContentDetected';
+export const ETA_OUTPUT_VIDEO_SENSITIVE = 'OutputVideoSensitiveContentDetected';
 
 /** A scripted failure per class (upstreams.md §6.1); `code=` replaces the class's default code. */
 export function etaScriptedError(scripted: ScriptedError, requestId: string): WireError {

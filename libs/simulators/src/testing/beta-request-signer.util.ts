@@ -8,6 +8,7 @@ import {
   betaSigningKey,
   betaStringToSign,
 } from '../beta/beta-signature.util';
+import { HttpResult, postJson } from './simulator-client.util';
 
 export interface BetaSigningRequest {
   accessKey: string;
@@ -18,6 +19,8 @@ export interface BetaSigningRequest {
   rawQuery: string;
   body: string;
   now?: Date;
+  /** The credential scope; beta's own (`cn-north-1`, `cv`) when absent. */
+  scope?: { region: string; service: string };
 }
 
 const SIGNED_HEADERS = ['content-type', 'host', 'x-content-sha256', 'x-date'];
@@ -32,6 +35,8 @@ export function signedBetaHeaders(request: BetaSigningRequest): Record<string, s
     .replace(/[-:]/g, '')
     .replace(/\.\d{3}/, '');
   const date = xDate.slice(0, 8);
+  const { region, service } = request.scope ?? {};
+  const scope = betaScope(date, region, service);
   const payloadHash = betaPayloadHash(request.body);
   const headers = {
     'content-type': 'application/json',
@@ -48,11 +53,36 @@ export function signedBetaHeaders(request: BetaSigningRequest): Record<string, s
     payloadHash,
   });
   const signature = betaSignature(
-    betaSigningKey(request.secretKey, date),
-    betaStringToSign(xDate, betaScope(date), canonicalRequest),
+    betaSigningKey(request.secretKey, date, region, service),
+    betaStringToSign(xDate, scope, canonicalRequest),
   );
   return {
     ...headers,
-    authorization: `${BETA_ALGORITHM} Credential=${request.accessKey}/${betaScope(date)}, SignedHeaders=${SIGNED_HEADERS.join(';')}, Signature=${signature}`,
+    authorization: `${BETA_ALGORITHM} Credential=${request.accessKey}/${scope}, SignedHeaders=${SIGNED_HEADERS.join(';')}, Signature=${signature}`,
   };
+}
+
+/** What a signed call sends besides what is signed. */
+export interface SignedBetaPostOptions {
+  /** Sent instead of the signed body, to tamper with it. */
+  sentBody?: string;
+  /** Scripts the simulator, as the `x-sim` header. */
+  directives?: string;
+}
+
+/**
+ * Posts a call signed for the simulator at `simulatorUrl`, to `{path}?{rawQuery}`: the host signed is
+ * the simulator's, and fetch sends it itself.
+ */
+export function postSignedBetaCall(
+  simulatorUrl: string,
+  request: Omit<BetaSigningRequest, 'host'>,
+  options: SignedBetaPostOptions = {},
+): Promise<HttpResult> {
+  const headers = signedBetaHeaders({ ...request, host: new URL(simulatorUrl).host });
+  delete headers['host'];
+  return postJson(`${simulatorUrl}${request.path}?${request.rawQuery}`, options.sentBody ?? request.body, {
+    ...headers,
+    ...(options.directives ? { 'x-sim': options.directives } : {}),
+  });
 }

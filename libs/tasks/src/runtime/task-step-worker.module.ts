@@ -20,7 +20,12 @@ import { TaskStepProcessor } from '../task/task-step.processor';
 import type { TaskStepTiming } from '../task/task-step.types';
 import { TaskStore } from '../task/task-store';
 import { TaskStepConsumer } from './task-step.consumer';
-import { TASK_STEP_WORKER_SETTINGS, type TaskStepWorkerSettings } from './task-step-worker.settings';
+import {
+  readSweepSettings,
+  readTaskStepTiming,
+  TASK_STEP_WORKER_SETTINGS,
+  type TaskStepWorkerSettings,
+} from './task-step-worker.settings';
 import { readWorkerConcurrency } from './worker-environment.util';
 import {
   PG_POOL,
@@ -45,8 +50,12 @@ export interface TaskStepWorkerOptions {
    * type's definition in the registry, and calls go through this worker's own HTTP client.
    */
   connectChannel?: ChannelConnector;
+  /** Overrides the timing read from the environment (TASK_MIN_POLL_DELAY_MS …). */
   timing?: Partial<TaskStepTiming>;
+  /** Override TASK_SWEEP_INTERVAL_MS and TASK_STRANDED_AFTER_MS. */
   overdueSweepIntervalMs?: number;
+  strandedSweepIntervalMs?: number;
+  strandedAfterMs?: number;
   clock?: Clock;
 }
 
@@ -58,8 +67,6 @@ export type TaskStepWorkerAppOptions = Omit<
   /** The environment to configure from; the process environment when absent. */
   env?: Environment;
 };
-
-const DEFAULT_OVERDUE_SWEEP_INTERVAL_MS = 60_000;
 
 /** The HTTP client the registry's adapters call upstreams through, closed when the worker stops. */
 const TASK_UPSTREAM_HTTP = Symbol('TASK_UPSTREAM_HTTP');
@@ -81,11 +88,20 @@ export class TaskStepWorkerModule implements OnApplicationShutdown {
       providers: [
         {
           provide: TASK_STEP_WORKER_SETTINGS,
-          useFactory: (env: Environment): TaskStepWorkerSettings => ({
-            queue: options.queue,
-            concurrency: readWorkerConcurrency(env, options.concurrencyVariable, options.defaultConcurrency),
-            overdueSweepIntervalMs: options.overdueSweepIntervalMs ?? DEFAULT_OVERDUE_SWEEP_INTERVAL_MS,
-          }),
+          useFactory: (env: Environment): TaskStepWorkerSettings => {
+            const sweeps = readSweepSettings(env);
+            return {
+              queue: options.queue,
+              concurrency: readWorkerConcurrency(
+                env,
+                options.concurrencyVariable,
+                options.defaultConcurrency,
+              ),
+              overdueSweepIntervalMs: options.overdueSweepIntervalMs ?? sweeps.overdueSweepIntervalMs,
+              strandedSweepIntervalMs: options.strandedSweepIntervalMs ?? sweeps.strandedSweepIntervalMs,
+              strandedAfterMs: options.strandedAfterMs ?? sweeps.strandedAfterMs,
+            };
+          },
           inject: [WORKER_ENVIRONMENT],
         },
         { provide: TASK_UPSTREAM_HTTP, useFactory: () => createUndiciHttpClient() },
@@ -109,6 +125,7 @@ export class TaskStepWorkerModule implements OnApplicationShutdown {
             logger: GatewayLogger,
             config: GatewayConfig,
             http: ClosableUpstreamHttpClient,
+            env: Environment,
           ) =>
             new TaskStepProcessor({
               store,
@@ -122,7 +139,7 @@ export class TaskStepWorkerModule implements OnApplicationShutdown {
               settle: (task, outcome) => settlement.settle(task, outcome),
               clock,
               logger,
-              timing: options.timing,
+              timing: { ...readTaskStepTiming(env), ...options.timing },
             }),
           inject: [
             TaskStore,
@@ -131,6 +148,7 @@ export class TaskStepWorkerModule implements OnApplicationShutdown {
             WORKER_LOGGER,
             WORKER_CONFIG,
             TASK_UPSTREAM_HTTP,
+            WORKER_ENVIRONMENT,
           ],
         },
         TaskStepConsumer,

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Channel } from '@gateway/db';
 import type { GatewayLogger } from '@gateway/observability';
+import { channelTypeDefinition } from '@gateway/providers';
 import { systemClock, type UpstreamHttpClient } from '@gateway/providers-core';
-import { encryptSecret } from '@gateway/routing';
+import { encryptSecret, sealSecretSettings } from '@gateway/routing';
 import { createRegistryChannelConnector } from './registry-channel.connector';
 
 const MASTER_KEY = randomBytes(32);
@@ -58,6 +59,26 @@ describe('createRegistryChannelConnector', () => {
     expect(context.http).toBe(http);
   });
 
+  it("decrypts the type's secret settings before its settings parser sees them", async () => {
+    const controlPlane = {
+      controlPlaneUrl: 'http://127.0.0.1:4010/eta-control',
+      controlPlaneKey: 'ak-7|sk-worker-42',
+    };
+    const etaSettings = channelTypeDefinition('eta')?.settings;
+    if (!etaSettings) throw new Error('eta has no definition');
+    const sealed = sealSecretSettings(etaSettings, controlPlane, {
+      key: MASTER_KEY,
+      version: 2,
+    }) as Channel['settings'];
+
+    const context = await connect(channelRow('eta', 'sk-eta-0123', sealed));
+    expect(context.channel.settings).toEqual(controlPlane);
+    const refusal = await refusalOf(connect(channelRow('eta', 'sk-eta-0123', controlPlane)));
+    expect(refusal).toBe(
+      'channel secret cannot be decrypted: settings.controlPlaneKey is not stored encrypted; send it again',
+    );
+  });
+
   it('refuses a row whose secret does not fit its type, naming the form and never the secret', async () => {
     const message = await refusalOf(connect(channelRow('kappa', 'AccessKey0123|SecretKey9876')));
     expect(message).toBe(
@@ -71,9 +92,9 @@ describe('createRegistryChannelConnector', () => {
     expect(message).toContain('settings.region is not a setting of this channel type');
   });
 
-  it('refuses a type that has no definition yet', async () => {
-    expect(await refusalOf(connect(channelRow('gamma', 'sk-worker-0123')))).toBe(
-      'channel type gamma has no definition',
+  it('refuses a type that has no definition', async () => {
+    expect(await refusalOf(connect(channelRow('unregistered', 'sk-worker-0123')))).toBe(
+      'channel type unregistered has no definition',
     );
   });
 });

@@ -2,11 +2,11 @@ import type { Channel } from '@gateway/db';
 import type { GatewayLogger } from '@gateway/observability';
 import { channelTypeDefinition } from '@gateway/providers';
 import { parseChannelConnection, type Clock, type UpstreamHttpClient } from '@gateway/providers-core';
-import { decryptSecret } from '@gateway/routing';
+import { decryptChannelFields } from '@gateway/routing';
 import type { ChannelConnector } from './prisma-task-channel.resolver';
 
 export interface RegistryChannelConnectorDependencies {
-  /** Master keys by version, to decrypt channel secrets. */
+  /** Master keys by version, to decrypt channel secrets and secret settings. */
   keyring: ReadonlyMap<number, Buffer>;
   http: UpstreamHttpClient;
   clock: Clock;
@@ -14,7 +14,7 @@ export interface RegistryChannelConnectorDependencies {
 }
 
 /**
- * A task worker's ChannelConnector: decrypts the row's secret and parses it, with the settings, by
+ * A task worker's ChannelConnector: decrypts the row's secret and secret settings and parses them by
  * the type's definition in the provider registry, as the gateway's channel catalog does. A worker
  * reads the row at every step, so it parses at every step too; a row that no longer fits its type
  * fails the step with a message that names the expected form, never the secret.
@@ -23,12 +23,10 @@ export function createRegistryChannelConnector(deps: RegistryChannelConnectorDep
   return async (channel: Channel) => {
     const definition = channelTypeDefinition(channel.type);
     if (!definition) throw new Error(`channel type ${channel.type} has no definition`);
-    const secret = decryptSecret(channel.secretCiphertext, channel.secretKeyVersion, deps.keyring);
-    const parsed = parseChannelConnection(definition, {
-      baseUrl: channel.baseUrl,
-      secret,
-      settings: channel.settings,
-    });
+    const parsed = parseChannelConnection(
+      definition,
+      decryptChannelFields(definition, channel, deps.keyring),
+    );
     if (!parsed.ok) throw new Error(`channel ${channel.id} does not fit its type: ${parsed.message}`);
     return {
       channel: parsed.connection,

@@ -1,7 +1,8 @@
-import type { SettlementLogInput, SettlementService } from '@gateway/billing';
+import { textCostMicros, type SettlementLogInput, type SettlementService } from '@gateway/billing';
 import type { PrismaClient, Task } from '@gateway/db';
-import type { TaskCompleted } from '@gateway/providers-core';
-import { imageTaskPriceOf } from './task-price-snapshot';
+import type { TaskCompleted, TokenUsage } from '@gateway/providers-core';
+import { imageTaskPriceOf, videoTaskPriceOf } from './task-price-snapshot';
+import { producedByTask } from './task-produced.util';
 import type { TaskOutcome } from './task-step.types';
 
 const MAX_LATENCY_MS = 2_147_483_647;
@@ -20,7 +21,9 @@ interface HoldOfTask {
  * settlement exactly once. A completed task captures its hold: for asynchronous work the hold is
  * the price of what the request asked for (seconds, size, count), computed when the task was created.
  * An image task (its price snapshot says so) captures the images it returned instead, at the price it
- * was admitted at: the upstream may make more or fewer than the hold assumed.
+ * was admitted at: the upstream may make more or fewer than the hold assumed. A video task captures
+ * likewise the seconds it produced (whole seconds, rounded up) at its admitted price per second, or,
+ * where its wire bills tokens, the tokens its upstream reported at its admitted token prices.
  */
 export class TaskSettlementService {
   constructor(
@@ -34,14 +37,11 @@ export class TaskSettlementService {
     const hold = await this.findHold(task.holdRequestId);
     if (!hold) return;
     const tokens = outcome.state === 'completed' ? outcome.usage?.tokens : undefined;
-    const imagePrice = imageTaskPriceOf(task.priceSnapshot);
-    const imageCount = outcome.state === 'completed' && imagePrice ? imageCountOf(task, outcome) : 0;
-    let captureMicros = 0n;
-    if (outcome.state === 'completed') {
-      captureMicros = imagePrice
-        ? imagePrice.perCallMicros + BigInt(imageCount) * imagePrice.perImageMicros
-        : hold.amount;
-    }
+    const produced = outcome.state === 'completed' ? producedOf(task, outcome) : {};
+    const imageCount = imageTaskPriceOf(task.priceSnapshot) ? (produced.imageCount ?? 0) : 0;
+    const mediaSeconds = produced.mediaSeconds ?? 0;
+    const captureMicros =
+      outcome.state === 'completed' ? captureOf(task, { imageCount, mediaSeconds, tokens }, hold.amount) : 0n;
     await this.settlements.settleRowHolds([
       {
         requestId: task.holdRequestId,
@@ -55,6 +55,7 @@ export class TaskSettlementService {
           inputTokens: tokens?.inputTokens ?? 0,
           outputTokens: tokens?.outputTokens ?? 0,
           imageCount,
+          mediaSeconds,
         },
       },
     ]);
@@ -91,10 +92,40 @@ export class TaskSettlementService {
 }
 
 /**
- * The images a completed task returned: as stored on its row with the terminal transition, so that a
- * settlement re-run after a crash captures the same amount. A row completed before that column
- * existed has only the outcome (as reported, else its outputs).
+ * What a completed task costs at the price it was admitted at: its images or its seconds when its
+ * price snapshot prices them; otherwise the hold, the price of what the request asked for.
  */
-function imageCountOf(task: Task, outcome: TaskCompleted): number {
-  return task.imageCount ?? outcome.usage?.images?.count ?? outcome.outputs.length;
+function captureOf(
+  task: Task,
+  produced: { imageCount: number; mediaSeconds: number; tokens?: TokenUsage },
+  held: bigint,
+): bigint {
+  const imagePrice = imageTaskPriceOf(task.priceSnapshot);
+  if (imagePrice) return imagePrice.perCallMicros + BigInt(produced.imageCount) * imagePrice.perImageMicros;
+  const videoPrice = videoTaskPriceOf(task.priceSnapshot);
+  // A settlement re-run after a crash has no reported tokens: it captures the held estimate.
+  if (videoPrice?.tokens) {
+    const { inputPerMillionMicros, outputPerMillionMicros, heldTokens } = videoPrice.tokens;
+    return textCostMicros(produced.tokens ?? { inputTokens: 0, outputTokens: heldTokens }, {
+      perCall: videoPrice.perCallMicros,
+      inputPerMillion: inputPerMillionMicros,
+      outputPerMillion: outputPerMillionMicros,
+    });
+  }
+  if (videoPrice)
+    return videoPrice.perCallMicros + BigInt(produced.mediaSeconds) * videoPrice.perSecondMicros;
+  return held;
+}
+
+/**
+ * What a completed task produced: as stored on its row with the terminal transition, so that a
+ * settlement re-run after a crash captures the same amount. A row completed before those columns
+ * were written has only the outcome.
+ */
+function producedOf(task: Task, outcome: TaskCompleted): { imageCount?: number; mediaSeconds?: number } {
+  const fromOutcome = producedByTask(task, outcome);
+  return {
+    imageCount: task.imageCount ?? fromOutcome.imageCount,
+    mediaSeconds: task.mediaSeconds ?? fromOutcome.mediaSeconds,
+  };
 }

@@ -13,7 +13,7 @@ import { DelayedError } from 'bullmq';
 import type { Pool } from 'pg';
 import type { JsonHandle, JsonObject } from './json-value';
 import { PrismaTaskChannelResolver } from './prisma-task-channel.resolver';
-import { toImageTaskPriceSnapshot } from './task-price-snapshot';
+import { toImageTaskPriceSnapshot, toVideoTaskPriceSnapshot } from './task-price-snapshot';
 import { TaskSettlementService } from './task-settlement.service';
 import { DEADLINE_EXCEEDED, SUBMISSION_OUTCOME_UNKNOWN, TaskStepProcessor } from './task-step.processor';
 import type { TaskOutcome, TaskStepTiming } from './task-step.types';
@@ -32,6 +32,9 @@ class FakeTaskAdapter implements TaskAdapter {
   readonly polls: JsonHandle[] = [];
   pollScript: TaskPollResult[] = [];
   submitFailure?: unknown;
+  idempotentSubmit?: boolean;
+  /** Runs while a poll is in flight, before it answers (another process acting meanwhile). */
+  duringPoll?: () => Promise<void>;
   findSubmission?: (key: string) => Promise<TaskSubmission | undefined>;
 
   async submit(request: TaskCall): Promise<TaskSubmission> {
@@ -42,6 +45,7 @@ class FakeTaskAdapter implements TaskAdapter {
 
   async poll(handle: JsonHandle): Promise<TaskPollResult> {
     this.polls.push(handle);
+    await this.duringPoll?.();
     return this.pollScript.shift() ?? { state: 'pending' };
   }
 }
@@ -128,23 +132,30 @@ describe('TaskStepProcessor (Postgres)', () => {
   }
 
   async function queuedTask(
-    options: { channelId?: string; deadlineInMs?: number; priceSnapshot?: JsonObject } = {},
+    options: {
+      channelId?: string;
+      deadlineInMs?: number;
+      priceSnapshot?: JsonObject;
+      kind?: 'image' | 'video';
+      holdMicros?: bigint;
+    } = {},
   ): Promise<Task> {
     sequence += 1;
-    const holdRequestId = `req_task_${sequence}`;
+    // As the gateway does: the hold is taken under the task's id, so its ledger and log rows name it.
+    const holdRequestId = `video_${sequence}`;
     const taken = await holds.take({
       requestId: holdRequestId,
       accountId: 'acct_tasks',
       keyId: 'key_tasks',
       model: 'gamma-2',
       route: '/v1/videos',
-      amount: HOLD_MICROS,
+      amount: options.holdMicros ?? HOLD_MICROS,
       ttlMs: 3_600_000,
     });
     expect(taken.ok).toBe(true);
     const { task } = await store.create({
-      id: `video_${sequence}`,
-      kind: 'video',
+      id: holdRequestId,
+      kind: options.kind ?? 'video',
       keyId: 'key_tasks',
       accountId: 'acct_tasks',
       model: 'gamma-2',
@@ -243,6 +254,7 @@ describe('TaskStepProcessor (Postgres)', () => {
   it('captures on a re-run the images stored with the terminal transition, not what the row can re-read', async () => {
     const perImageMicros = 20_000n;
     const task = await queuedTask({
+      kind: 'image',
       priceSnapshot: toImageTaskPriceSnapshot({ tier: { size: '1k' }, perCallMicros: 0n, perImageMicros }),
     });
     const dying = harness(new FakeTaskAdapter(), undefined, true);
@@ -434,5 +446,152 @@ describe('TaskStepProcessor (Postgres)', () => {
       kind: 'finished',
       status: 'cancelled',
     });
+  });
+  describe('video tasks priced by the second', () => {
+    const perCallMicros = 100_000n;
+    const perSecondMicros = 50_000n;
+    const heldSeconds = 8;
+    const videoTask = () =>
+      queuedTask({
+        priceSnapshot: toVideoTaskPriceSnapshot({
+          resolution: '720p',
+          perCallMicros,
+          perSecondMicros,
+          heldSeconds,
+        }),
+        holdMicros: perCallMicros + BigInt(heldSeconds) * perSecondMicros,
+      });
+    const completedVideo = (seconds?: number): TaskPollResult => ({
+      state: 'completed',
+      outputs: [{ url: 'http://upstream.test/clip.mp4', contentType: 'video/mp4' }],
+      ...(seconds === undefined ? {} : { usage: { video: { seconds, resolution: '720p' } } }),
+      warnings: [],
+    });
+    const logOf = async (taskId: string) =>
+      prisma.requestLog.findUniqueOrThrow({ where: { requestId: taskId } });
+
+    it('captures the seconds the upstream reports it produced, rounded up, and logs them under the task', async () => {
+      const { processor, adapter } = harness();
+      const task = await videoTask();
+      await processor.runStep(task.id);
+      adapter.pollScript = [completedVideo(5.2)];
+
+      expect(await processor.runStep(task.id)).toEqual({ kind: 'finished', status: 'completed' });
+
+      const captured = perCallMicros + 6n * perSecondMicros;
+      expect(await store.findById(task.id)).toMatchObject({ mediaSeconds: 6, imageCount: null });
+      expect(await ledgerOf(task.holdRequestId ?? '')).toEqual([{ kind: 'capture', amount: captured }]);
+      expect(await logOf(task.id)).toMatchObject({
+        mediaSeconds: 6,
+        imageCount: 0,
+        costMicros: captured,
+        endReason: 'completed',
+      });
+    });
+
+    it('captures the held seconds when the upstream does not say how long the video is', async () => {
+      const { processor, adapter } = harness();
+      const task = await videoTask();
+      await processor.runStep(task.id);
+      adapter.pollScript = [completedVideo(undefined)];
+
+      await processor.runStep(task.id);
+
+      expect((await store.findById(task.id))?.mediaSeconds).toBe(heldSeconds);
+      expect(await ledgerOf(task.holdRequestId ?? '')).toEqual([
+        { kind: 'capture', amount: perCallMicros + BigInt(heldSeconds) * perSecondMicros },
+      ]);
+      expect((await logOf(task.id)).mediaSeconds).toBe(heldSeconds);
+    });
+
+    it('captures on a settlement re-run the seconds stored with the terminal transition', async () => {
+      const task = await videoTask();
+      const dying = harness(new FakeTaskAdapter(), undefined, true);
+      await dying.processor.runStep(task.id);
+      dying.adapter.pollScript = [completedVideo(3)];
+      await expect(dying.processor.runStep(task.id)).rejects.toThrow('worker died');
+      expect(await store.findById(task.id)).toMatchObject({ status: 'completed', mediaSeconds: 3 });
+
+      // The re-run knows only the row: without the stored seconds it would capture the held 8.
+      const { processor } = harness();
+      await processor.runStep(task.id);
+      await processor.runStep(task.id);
+
+      expect(await ledgerOf(task.holdRequestId ?? '')).toEqual([
+        { kind: 'capture', amount: perCallMicros + 3n * perSecondMicros },
+      ]);
+      expect((await logOf(task.id)).mediaSeconds).toBe(3);
+    });
+  });
+
+  describe('an interrupted submission to an upstream that de-duplicates by the submission key', () => {
+    function idempotentAdapter(): FakeTaskAdapter {
+      const adapter = new FakeTaskAdapter();
+      adapter.idempotentSubmit = true;
+      return adapter;
+    }
+
+    it('is resubmitted under the same key once the submission timeout passed, not before', async () => {
+      const adapter = idempotentAdapter();
+      const { processor, clock } = harness(adapter);
+      const task = await queuedTask();
+      // A worker claimed the task and died before the upstream's answer was stored.
+      await store.transition(task.id, 'queued', 'processing');
+
+      expect((await processor.runStep(task.id)).kind).toBe('wait');
+      expect(adapter.submissions).toHaveLength(0);
+
+      clock.nowMs += TIMING.submissionTimeoutMs + 1_000;
+      expect((await processor.runStep(task.id)).kind).toBe('wait');
+      expect(adapter.submissions).toHaveLength(1);
+      expect(await store.findById(task.id)).toMatchObject({
+        status: 'processing',
+        upstreamHandle: { upstreamId: 'up-1' },
+      });
+    });
+
+    it('is resubmitted by one of two processors recovering it at once', async () => {
+      const adapter = idempotentAdapter();
+      const clock = { nowMs: Date.now() + TIMING.submissionTimeoutMs + 1_000, now: () => 0 };
+      const one = harness(adapter, clock);
+      const two = harness(adapter, clock);
+      const task = await queuedTask();
+      await store.transition(task.id, 'queued', 'processing');
+
+      const results = await Promise.all([one.processor.runStep(task.id), two.processor.runStep(task.id)]);
+
+      expect(results.map((result) => result.kind)).toEqual(['wait', 'wait']);
+      expect(adapter.submissions).toHaveLength(1);
+      expect((await store.findById(task.id))?.upstreamHandle).toEqual({ upstreamId: 'up-1' });
+    });
+  });
+
+  it('settles nothing when the gateway cancels the task while its worker polls', async () => {
+    const { processor, adapter, settled, released } = harness();
+    const task = await queuedTask();
+    await processor.runStep(task.id);
+    // The client's DELETE lands while the poll is in flight: the gateway's compare-and-swap to
+    // cancelled wins, and the gateway releases the hold.
+    adapter.duringPoll = async () => {
+      expect(await store.transition(task.id, 'processing', 'cancelled')).toBe(true);
+      await taskSettlement.releaseHold(task.holdRequestId ?? '');
+    };
+    adapter.pollScript = [
+      { state: 'completed', outputs: [{ url: 'http://upstream.test/too-late.mp4' }], warnings: [] },
+    ];
+
+    expect(await processor.runStep(task.id)).toEqual({ kind: 'finished', status: 'cancelled' });
+    adapter.duringPoll = undefined;
+    expect(await processor.runStep(task.id)).toEqual({ kind: 'finished', status: 'cancelled' });
+
+    expect(settled).toEqual([]);
+    expect(await store.findById(task.id)).toMatchObject({ status: 'cancelled', resultUrl: null });
+    expect(await ledgerOf(task.holdRequestId ?? '')).toEqual([]);
+    expect(await prisma.hold.findUnique({ where: { requestId: task.holdRequestId ?? '' } })).toMatchObject({
+      status: 'settled',
+    });
+    // The re-run of a cancelled task only makes sure the hold is released; it was, so nothing changed.
+    expect(released).toEqual([task.holdRequestId]);
+    expect(await prisma.requestLog.count({ where: { requestId: task.holdRequestId ?? '' } })).toBe(1);
   });
 });

@@ -11,6 +11,7 @@ import { DelayedError, type Job } from 'bullmq';
 import type { TaskStepJob } from '../jobs/task-step.job';
 import type { JsonHandle, JsonObject } from './json-value';
 import { nextPollDelayMs } from './poll-delay.util';
+import { producedByTask } from './task-produced.util';
 import { isTaskStatus, TERMINAL_TASK_STATUSES, type TaskStatus } from './task-status';
 import {
   DEFAULT_TASK_STEP_TIMING,
@@ -75,6 +76,9 @@ export class TaskStepProcessor {
     const bound = await this.bind(task);
     if (typeof bound === 'string') return this.abandon(task, status, bound);
     if (task.upstreamHandle === null) return this.startSubmission(task, status, bound);
+    // A type polled in batches (TaskAdapter.pollMany) is asked about by its batch poller; the step
+    // only wakes again at the deadline, to reconcile the task if it is still open then.
+    if (bound.adapter.pollMany) return this.waitFor(task.deadlineAt.getTime() - this.now());
     return this.poll(task, task.upstreamHandle as JsonHandle, bound);
   }
 
@@ -113,25 +117,39 @@ export class TaskStepProcessor {
       const request = { upstreamModel: bound.upstreamModel, request: task.request as JsonObject };
       ({ handle } = await bound.adapter.submit(request, bound.context));
     } catch (error) {
-      // An upstream that answered with an error created nothing; any other failure leaves the
-      // outcome unknown, and only the recovery after the submission timeout may decide.
-      if (error instanceof UpstreamError && error.failure.httpStatus !== undefined) {
+      // An upstream that answered with an error created nothing: a refusal ends the task, except a
+      // passing one (rate limit, overload) where the task can be safely sent again, which the recovery
+      // after the submission timeout does, within the deadline. Any other failure leaves the outcome
+      // unknown, and only that recovery may decide.
+      if (
+        error instanceof UpstreamError &&
+        error.failure.httpStatus !== undefined &&
+        !(error.failure.retryable && canResubmit(bound.adapter))
+      ) {
         return this.finish(task, 'processing', { state: 'failed', failure: error.failure });
       }
       this.deps.logger.warn(
         { taskId: task.id, error: errorMessageOf(error) },
-        'task submission outcome unknown',
+        'task submission refused for now or unanswered; recovered after the submission timeout',
       );
       return this.waitFor(this.timing.submissionTimeoutMs);
     }
     return this.storeHandle(task, handle);
   }
 
-  /** A submission was interrupted: adopt the upstream task it created, or resubmit only if none exists. */
+  /**
+   * A submission was interrupted: adopt the upstream task it created, or resubmit only if none exists,
+   * or resubmit anyway to an upstream that de-duplicates by the submission key (it answers with the
+   * task the interrupted run created, if any). The reclaim lets one run only do it.
+   */
   private async recoverSubmission(task: Task, bound: BoundAdapter): Promise<TaskStepResult> {
-    if (!bound.adapter.findSubmission) return this.abandon(task, 'processing', SUBMISSION_OUTCOME_UNKNOWN);
-    const found = await bound.adapter.findSubmission(task.id, bound.context);
-    if (found) return this.storeHandle(task, found.handle);
+    const { adapter, context } = bound;
+    if (adapter.findSubmission) {
+      const found = await adapter.findSubmission(task.id, context);
+      if (found) return this.storeHandle(task, found.handle);
+    } else if (adapter.idempotentSubmit !== true) {
+      return this.abandon(task, 'processing', SUBMISSION_OUTCOME_UNKNOWN);
+    }
     const reclaimed = await this.deps.store.reclaimSubmission(task.id, task.updatedAt);
     if (!reclaimed) return this.waitFor(this.timing.minPollDelayMs);
     return this.submit(task, bound);
@@ -157,6 +175,15 @@ export class TaskStepProcessor {
         return this.finish(task, 'processing', { state: 'failed', failure: error.failure });
       return this.waitFor(nextPollDelayMs(task, this.now(), this.timing, error.failure.retryAfterMs));
     }
+    return this.recordPoll(task, result);
+  }
+
+  /**
+   * Records one answer about a task that is `processing`, as a step records its own poll: a terminal
+   * answer by compare-and-swap (the winner settles), a pending one as progress. Also for a batch
+   * poller, which asked about many tasks in one call (TaskAdapter.pollMany).
+   */
+  async recordPoll(task: Task, result: TaskPollResult): Promise<TaskStepResult> {
     if (result.state !== 'pending') return this.finish(task, 'processing', result);
     const progress = result.progress === undefined ? undefined : clampProgress(result.progress);
     if (progress !== undefined && progress !== task.progress) {
@@ -188,9 +215,9 @@ export class TaskStepProcessor {
   }
 
   /**
-   * Terminal transition for an upstream outcome; the winner settles. A completed task's image count
-   * is written in the same compare-and-swap: a settlement re-run after a crash captures from the row,
-   * so it captures what the first attempt would have.
+   * Terminal transition for an upstream outcome; the winner settles. What a completed task produced
+   * (images, seconds) is written in the same compare-and-swap: a settlement re-run after a crash
+   * captures from the row, so it captures what the first attempt would have.
    */
   private async finish(task: Task, from: OpenStatus, outcome: TaskOutcome): Promise<TaskStepResult> {
     const patch =
@@ -198,7 +225,7 @@ export class TaskStepProcessor {
         ? {
             progress: 100,
             resultUrl: outcome.outputs[0]?.url ?? null,
-            imageCount: outcome.usage?.images?.count ?? outcome.outputs.length,
+            ...producedByTask(task, outcome),
             completedAt: new Date(this.now()),
           }
         : { failureReason: describeFailure(outcome.failure) };
@@ -212,7 +239,7 @@ export class TaskStepProcessor {
   /**
    * A worker may die between winning the terminal transition and settling. Settlement applies once per
    * hold, so a re-run settles again: a no-op when the first settlement landed, the missing one otherwise,
-   * capturing the image count stored with the transition.
+   * capturing what the transition stored the task produced.
    */
   private async settleFinished(task: Task): Promise<void> {
     if (task.holdRequestId === null) return;
@@ -252,6 +279,11 @@ export class TaskStepProcessor {
 function openStatusOf(task: Task): OpenStatus | undefined {
   if (!isTaskStatus(task.status) || TERMINAL_TASK_STATUSES.has(task.status)) return undefined;
   return task.status as OpenStatus;
+}
+
+/** Whether a submission can be sent again without risking a second upstream task (see recoverSubmission). */
+function canResubmit(adapter: TaskAdapter): boolean {
+  return adapter.idempotentSubmit === true || adapter.findSubmission !== undefined;
 }
 
 function clampProgress(progress: number): number {

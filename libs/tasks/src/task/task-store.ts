@@ -14,6 +14,10 @@ export interface NewTask {
   holdRequestId?: string;
   priceSnapshot?: JsonObject;
   idempotencyKey?: string;
+  /** SHA-256 (hex) of the normalised request, to tell a repeated Idempotency-Key with another body. */
+  requestHash?: string;
+  /** The finished task a remix was made from. */
+  remixedFromId?: string;
   deadlineAt: Date;
 }
 
@@ -26,9 +30,27 @@ export interface TaskPatch {
   resultUrl?: string | null;
   /** The images a completed task returned, stored with the terminal transition for its settlement. */
   imageCount?: number;
+  /** The seconds of video or audio a completed task produced, stored likewise. */
+  mediaSeconds?: number;
   failureReason?: string;
   completedAt?: Date;
 }
+
+/** One page of an account's tasks of one kind, by creation time (then id), after a cursor task. */
+export interface OwnedTaskPage {
+  accountId: string;
+  kind: string;
+  order: 'asc' | 'desc';
+  limit: number;
+  /** The id of the task the page starts after (the caller checked it is the account's). */
+  after?: string;
+}
+
+/**
+ * A task as a listing shows it: every column but the request's inputs (`images`, `clips`, `subjects`),
+ * which may hold uploads as `data:` URIs of megabytes each.
+ */
+export type TaskListing = Omit<Task, 'request'> & { request: JsonObject };
 
 export interface CreatedTask {
   task: Task;
@@ -37,6 +59,8 @@ export interface CreatedTask {
 }
 
 const OPEN_STATUSES = TASK_STATUSES.filter((status) => !TERMINAL_TASK_STATUSES.has(status));
+
+const LISTING_ORDER = { asc: Prisma.sql`ASC`, desc: Prisma.sql`DESC` } as const;
 
 /** Unique-constraint violation, as Prisma reports it. */
 const UNIQUE_VIOLATION = 'P2002';
@@ -52,16 +76,80 @@ export class TaskStore {
     return this.prisma.task.findUnique({ where: { id: taskId } });
   }
 
+  /** A task of the account, unless it is deleted: whoever else asks finds nothing. */
+  findOwned(taskId: string, accountId: string): Promise<Task | null> {
+    return this.prisma.task.findFirst({ where: { id: taskId, accountId, deletedAt: null } });
+  }
+
+  /** The account's tasks among `taskIds` that are not deleted, in no particular order; others are left out. */
+  findOwnedMany(taskIds: readonly string[], accountId: string): Promise<Task[]> {
+    return this.prisma.task.findMany({ where: { id: { in: [...taskIds] }, accountId, deletedAt: null } });
+  }
+
+  findByIdempotencyKey(keyId: string, idempotencyKey: string): Promise<Task | null> {
+    return this.prisma.task.findFirst({ where: { keyId, idempotencyKey } });
+  }
+
+  /** A page of an account's tasks that are not deleted (index tasks(account_id, kind, created_at)). */
+  listOwned(page: OwnedTaskPage): Promise<TaskListing[]> {
+    const { accountId, kind, order, limit, after } = page;
+    const direction = LISTING_ORDER[order];
+    // The cursor's own row gives its position, so no timestamp travels as a parameter.
+    const cursor = Prisma.sql`(SELECT created_at, id FROM tasks WHERE id = ${after ?? null})`;
+    const beyond =
+      after === undefined
+        ? Prisma.empty
+        : order === 'asc'
+          ? Prisma.sql`AND (created_at, id) > ${cursor}`
+          : Prisma.sql`AND (created_at, id) < ${cursor}`;
+    return this.prisma.$queryRaw<TaskListing[]>`
+      SELECT id, kind, key_id AS "keyId", account_id AS "accountId", model, channel_id AS "channelId", status,
+             progress, request - 'images' - 'clips' - 'subjects' AS request, upstream_handle AS "upstreamHandle",
+             hold_request_id AS "holdRequestId", price_snapshot AS "priceSnapshot", result_url AS "resultUrl",
+             image_count AS "imageCount", media_seconds AS "mediaSeconds", failure_reason AS "failureReason",
+             idempotency_key AS "idempotencyKey", request_hash AS "requestHash",
+             remixed_from_id AS "remixedFromId", deleted_at AS "deletedAt", deadline_at AS "deadlineAt",
+             created_at AS "createdAt", updated_at AS "updatedAt", completed_at AS "completedAt"
+        FROM tasks
+       WHERE account_id = ${accountId} AND kind = ${kind} AND deleted_at IS NULL ${beyond}
+       ORDER BY created_at ${direction}, id ${direction}
+       LIMIT ${limit}`;
+  }
+
+  /** Hides a finished task of the account from listings and lookups; false when there is none to hide. */
+  async markDeleted(taskId: string, accountId: string): Promise<boolean> {
+    const { count } = await this.prisma.task.updateMany({
+      where: { id: taskId, accountId, deletedAt: null, status: { in: [...TERMINAL_TASK_STATUSES] } },
+      data: { deletedAt: new Date() },
+    });
+    return count === 1;
+  }
+
+  /**
+   * Cancels a task that has not ended, from whichever open status it is in, in one compare-and-swap.
+   * Returns whether this caller cancelled it; only that caller releases the hold.
+   */
+  async cancel(taskId: string, patch: TaskPatch = {}): Promise<boolean> {
+    const { count } = await this.prisma.task.updateMany({
+      where: { id: taskId, status: { in: [...OPEN_STATUSES] } },
+      data: { ...patch, status: 'cancelled' },
+    });
+    return count === 1;
+  }
+
   /** Idempotent per (keyId, idempotencyKey): a repeated submission gets the first task back. */
   async create(row: NewTask): Promise<CreatedTask> {
     try {
-      const task = await this.prisma.task.create({ data: { ...row, status: 'queued' } });
-      return { task, created: true };
+      // The request is not read back: it can hold megabytes of `data:` images, which Prisma would
+      // parse a second time; the row's request is the one just written.
+      const stored = await this.prisma.task.create({
+        data: { ...row, status: 'queued' },
+        omit: { request: true },
+      });
+      return { task: { ...stored, request: row.request }, created: true };
     } catch (error) {
       if (!isUniqueViolation(error) || row.idempotencyKey === undefined) throw error;
-      const existing = await this.prisma.task.findFirst({
-        where: { keyId: row.keyId, idempotencyKey: row.idempotencyKey },
-      });
+      const existing = await this.findByIdempotencyKey(row.keyId, row.idempotencyKey);
       if (!existing) throw error;
       return { task: existing, created: false };
     }
@@ -106,6 +194,30 @@ export class TaskStore {
       data: { updatedAt: new Date() },
     });
     return count === 1;
+  }
+
+  /**
+   * Ids of open tasks of `kinds` not written since `before`, in id order after `afterId` (a page of a
+   * sweep over them all): those whose step job may have been lost or never enqueued.
+   */
+  async findIdleOpenIds(
+    before: Date,
+    kinds: readonly string[],
+    limit: number,
+    afterId?: string,
+  ): Promise<string[]> {
+    const rows = await this.prisma.task.findMany({
+      where: {
+        status: { in: [...OPEN_STATUSES] },
+        kind: { in: [...kinds] },
+        updatedAt: { lt: before },
+        ...(afterId === undefined ? {} : { id: { gt: afterId } }),
+      },
+      select: { id: true },
+      orderBy: { id: 'asc' },
+      take: limit,
+    });
+    return rows.map((row) => row.id);
   }
 
   /** Open tasks past their deadline, oldest deadline first. */

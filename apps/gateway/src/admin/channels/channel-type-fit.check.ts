@@ -1,5 +1,10 @@
 import { channelTypeDefinition } from '@gateway/providers';
-import { parseChannelConnection, type ChannelConnectionFields } from '@gateway/providers-core';
+import {
+  NoChannelSettings,
+  parseChannelConnection,
+  type ChannelConnectionFields,
+  type ChannelSettingsSchema,
+} from '@gateway/providers-core';
 import { GatewayError } from '../../errors/gateway-error';
 
 /**
@@ -13,4 +18,9 @@ export function assertFitsChannelType(type: string, fields: ChannelConnectionFie
   if (!definition) return;
   const parsed = parseChannelConnection(definition, fields);
   if (!parsed.ok) throw GatewayError.invalidRequest(`Channel type ${type}: ${parsed.message}.`, parsed.field);
+}
+
+/** The type's settings schema, which says which settings are secret; none for a type without a definition. */
+export function settingsSchemaOf(type: string): ChannelSettingsSchema<unknown> {
+  return channelTypeDefinition(type)?.settings ?? NoChannelSettings;
 }

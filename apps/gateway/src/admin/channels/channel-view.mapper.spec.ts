@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import type { Channel } from '@gateway/db';
+import { toSealedSettingsColumn } from './channel-secret.writer';
 import { toChannelModelsColumn, toChannelView } from './channel-view.mapper';
 
 const SECRET_CIPHERTEXT = 'c2VhbGVkLXNlY3JldC1ieXRlcw==';
@@ -36,6 +38,27 @@ describe('toChannelView', () => {
 
   it('masks a short secret entirely (its tail is empty)', () => {
     expect(toChannelView(channelRow({ secretTail: '' })).secretMasked).toBe('••••');
+  });
+
+  it("masks the type's secret settings like the secret and shows the others", () => {
+    const currentKey = randomBytes(32);
+    const masterKeys = { currentVersion: 1, currentKey, keys: new Map([[1, currentKey]]) };
+    const controlPlaneUrl = 'http://127.0.0.1:4010/eta-control';
+    const settings = toSealedSettingsColumn(
+      'eta',
+      { controlPlaneUrl, controlPlaneKey: 'ak-1|sk-view-9z8y' },
+      { masterKeys },
+    );
+    const view = toChannelView(channelRow({ type: 'eta', settings: settings as Channel['settings'] }));
+    expect(view.settings).toEqual({ controlPlaneUrl, controlPlaneKey: '••••9z8y' });
+  });
+
+  it('shows nothing of a secret setting that is not sealed', () => {
+    const settings = {
+      controlPlaneUrl: 'http://127.0.0.1:4010/eta-control',
+      controlPlaneKey: 'ak|sk-clear-1',
+    };
+    expect(toChannelView(channelRow({ type: 'eta', settings })).settings.controlPlaneKey).toBe('••••');
   });
 
   it('lists models with upstreamModel only where it differs, and dates in ISO 8601', () => {

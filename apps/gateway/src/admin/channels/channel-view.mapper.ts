@@ -1,9 +1,11 @@
 import type { ChannelModelDto, ChannelStatus, ChannelView } from '@gateway/contracts';
 import { toMaskedSecret } from '@gateway/contracts';
-import type { Channel, Prisma } from '@gateway/db';
-import { parseChannelModels } from '@gateway/routing';
+import type { Channel } from '@gateway/db';
+import { isJsonObject, secretSettingsOf, type JsonObject } from '@gateway/providers-core';
+import { isSealedSetting, parseChannelModels } from '@gateway/routing';
+import { settingsSchemaOf } from './channel-type-fit.check';
 
-/** A channel row as the admin API shows it: the secret only masked, never its ciphertext. */
+/** A channel row as the admin API shows it: the secret and secret settings only masked, never sealed. */
 export function toChannelView(row: Channel): ChannelView {
   return {
     id: row.id,
@@ -12,7 +14,7 @@ export function toChannelView(row: Channel): ChannelView {
     baseUrl: row.baseUrl,
     secretMasked: toMaskedSecret(row.secretTail),
     models: toChannelModelViews(row.models),
-    settings: isSettingsObject(row.settings) ? row.settings : {},
+    settings: toSettingsView(row),
     priority: row.priority,
     weight: row.weight,
     status: row.status as ChannelStatus,
@@ -21,9 +23,20 @@ export function toChannelView(row: Channel): ChannelView {
   };
 }
 
-/** The `settings` column holds an object whenever the admin API wrote it; anything else shows as none. */
-function isSettingsObject(column: unknown): column is Record<string, unknown> {
-  return typeof column === 'object' && column !== null && !Array.isArray(column);
+/**
+ * The `settings` column with the type's secret settings masked like the secret (a value not sealed
+ * shows nothing of itself). The column holds an object whenever the admin API wrote it; anything else
+ * shows as none.
+ */
+function toSettingsView(row: Channel): JsonObject {
+  if (!isJsonObject(row.settings)) return {};
+  const secretFields = secretSettingsOf(settingsSchemaOf(row.type));
+  return Object.fromEntries(
+    Object.entries(row.settings).map(([field, value]) => [
+      field,
+      secretFields.includes(field) ? toMaskedSecret(isSealedSetting(value) ? value.tail : '') : value,
+    ]),
+  );
 }
 
 /** The `models` column as written by an operator: `upstreamModel` only where it differs. */
@@ -40,9 +53,4 @@ export function toChannelModelsColumn(
   return models.map(({ model, upstreamModel }) =>
     upstreamModel === undefined ? { model } : { model, upstreamModel },
   );
-}
-
-/** The `settings` column from a validated body: it was parsed from JSON, so it holds JSON values only. */
-export function toChannelSettingsColumn(settings: Record<string, unknown>): Prisma.InputJsonObject {
-  return settings as Prisma.InputJsonObject;
 }

@@ -2,21 +2,25 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '@gateway/config';
 import { CreateChannelDto, UpdateChannelDto, type ChannelView } from '@gateway/contracts';
-import type { Channel, PrismaClient } from '@gateway/db';
-import { CHANNEL_TYPES, isChannelType } from '@gateway/providers-core';
-import { ChannelCatalog, decryptSecret } from '@gateway/routing';
+import type { Channel, Prisma, PrismaClient } from '@gateway/db';
+import { CHANNEL_TYPES, isChannelType, isJsonObject, type JsonObject } from '@gateway/providers-core';
+import { ChannelCatalog, decryptSecret, openSecretSettings } from '@gateway/routing';
 import { GatewayError } from '../../errors/gateway-error';
 import { CONFIG, LOGGER, PRISMA } from '../../infrastructure/tokens';
 import { newAdminId } from '../shared/admin-id.util';
 import { parseAdminInput } from '../shared/admin-input.util';
 import { isUniqueViolation, missingRecordAs } from '../shared/prisma-error.util';
-import { toSealedSecretColumns } from './channel-secret.writer';
-import { assertFitsChannelType } from './channel-type-fit.check';
-import { toChannelModelsColumn, toChannelSettingsColumn, toChannelView } from './channel-view.mapper';
+import {
+  toSealedSecretColumns,
+  toSealedSettingsColumn,
+  withKeptSecretSettings,
+} from './channel-secret.writer';
+import { assertFitsChannelType, settingsSchemaOf } from './channel-type-fit.check';
+import { toChannelModelsColumn, toChannelView } from './channel-view.mapper';
 
 /**
- * Channel rows: the secret is sealed on the way in and only ever leaves masked; secret and settings
- * must fit the channel type's definition.
+ * Channel rows: the secret and the type's secret settings are sealed on the way in and only ever
+ * leave masked; secret and settings must fit the channel type's definition.
  */
 @Injectable()
 export class ChannelsService {
@@ -40,7 +44,7 @@ export class ChannelsService {
           baseUrl: input.baseUrl,
           ...toSealedSecretColumns(input.secret, this.config),
           models: toChannelModelsColumn(input.models),
-          settings: toChannelSettingsColumn(input.settings),
+          settings: toSealedSettingsColumn(input.type, input.settings, this.config),
           priority: input.priority,
           weight: input.weight,
           status: input.status,
@@ -65,9 +69,10 @@ export class ChannelsService {
   async update(id: string, body: unknown): Promise<ChannelView> {
     const { secret, models, type, settings, ...plainFields } = parseAdminInput(UpdateChannelDto, body);
     if (type !== undefined) assertChannelType(type);
-    if (type !== undefined || secret !== undefined || settings !== undefined) {
-      await this.assertChangeFits(id, { type, secret, settings });
-    }
+    const settingsColumn =
+      type !== undefined || secret !== undefined || settings !== undefined
+        ? await this.fittingSettingsColumn(id, { type, secret, settings })
+        : undefined;
     const row = await this.saving(plainFields.name, () =>
       this.prisma.channel.update({
         where: { id },
@@ -76,7 +81,7 @@ export class ChannelsService {
           ...(type !== undefined ? { type } : {}),
           ...(secret !== undefined ? toSealedSecretColumns(secret, this.config) : {}),
           ...(models !== undefined ? { models: toChannelModelsColumn(models) } : {}),
-          ...(settings !== undefined ? { settings: toChannelSettingsColumn(settings) } : {}),
+          ...(settingsColumn !== undefined ? { settings: settingsColumn } : {}),
         },
       }),
     ).catch(missingRecordAs(() => channelNotFound(id)));
@@ -91,19 +96,26 @@ export class ChannelsService {
 
   /**
    * A change of type, secret or settings must leave a row that fits its type, so what it does not
-   * change is read from the stored row (the stored secret decrypted for the check only).
+   * change is read from the stored row (decrypted for the check only); sent settings keep the stored
+   * secret settings they omit. Answers the settings column to write, sealed anew under the current
+   * master key and the (new) type's schema.
    */
-  private async assertChangeFits(
+  private async fittingSettingsColumn(
     id: string,
-    change: { type?: string; secret?: string; settings?: Record<string, unknown> },
-  ): Promise<void> {
+    change: { type?: string; secret?: string; settings?: JsonObject },
+  ): Promise<Prisma.InputJsonObject> {
     const current = await this.prisma.channel.findUnique({ where: { id } });
     if (!current) throw channelNotFound(id);
-    assertFitsChannelType(change.type ?? current.type, {
+    const type = change.type ?? current.type;
+    const stored = () => this.storedSettingsOf(current);
+    const settings =
+      change.settings === undefined ? stored() : withKeptSecretSettings(type, change.settings, stored);
+    assertFitsChannelType(type, {
       baseUrl: current.baseUrl,
       secret: change.secret ?? this.storedSecretOf(current),
-      settings: change.settings ?? current.settings,
+      settings,
     });
+    return toSealedSettingsColumn(type, settings, this.config);
   }
 
   private storedSecretOf(row: Channel): string {
@@ -113,6 +125,22 @@ export class ChannelsService {
       throw GatewayError.invalidRequest(
         'The stored secret can no longer be decrypted (its master key is gone); send a new secret with this change.',
         'secret',
+      );
+    }
+  }
+
+  private storedSettingsOf(row: Channel): JsonObject {
+    try {
+      const settings = openSecretSettings(
+        settingsSchemaOf(row.type),
+        row.settings,
+        this.config.masterKeys.keys,
+      );
+      return isJsonObject(settings) ? settings : {};
+    } catch {
+      throw GatewayError.invalidRequest(
+        'The stored secret settings cannot be decrypted; send them again with this change.',
+        'settings',
       );
     }
   }

@@ -17,13 +17,32 @@ export interface TaskAdapter<Credentials = unknown, Settings = unknown> {
    * the upstream refuses the submission.
    */
   submit(call: TaskCall, context: TaskAdapterContext<Credentials, Settings>): Promise<TaskSubmission>;
+  /**
+   * True when the upstream de-duplicates submissions by the `submissionKey` the adapter sends (an
+   * idempotency key, a session id): a second submit under the same key returns the first task. The
+   * step processor then resubmits after an interrupted submission instead of failing the task.
+   */
+  readonly idempotentSubmit?: boolean;
   /** Asks the upstream once how the task is doing. Throws UpstreamError for transport failures only. */
   poll(handle: JsonHandle, context: TaskAdapterContext<Credentials, Settings>): Promise<TaskPollResult>;
+  /**
+   * Asks the upstream once how each of several tasks of one channel is doing, in one call, for wires
+   * that query tasks in batches. Answers one result per handle, in the handles' order; a task the
+   * upstream does not list is answered pending (its deadline ends it). Throws UpstreamError when the
+   * batch query itself fails. A type that has it is polled by a batch poller (one upstream call per
+   * channel per poll cycle), so the per-task step only submits its tasks and reconciles them at their
+   * deadline; `poll` stays for that single question.
+   */
+  pollMany?(
+    handles: readonly JsonHandle[],
+    context: AdapterContext<Credentials, Settings>,
+  ): Promise<TaskPollResult[]>;
   /** Asks the upstream to stop the task, where the wire can; the caller still polls for the outcome. */
   cancel?(handle: JsonHandle, context: TaskAdapterContext<Credentials, Settings>): Promise<void>;
   /**
    * For upstreams that accept a client reference: finds a task an earlier, interrupted run submitted
-   * under `submissionKey`. Without it, a submission whose outcome is unknown is never retried.
+   * under `submissionKey`. Without it (or idempotentSubmit), a submission whose outcome is unknown is
+   * never retried.
    */
   findSubmission?(
     submissionKey: string,
@@ -81,6 +100,11 @@ export interface TaskFailed {
  * One produced file: the upstream's URL (it expires; clients get the gateway's own), its bytes when
  * the wire sends the file inline (an image task's Base64 answer), or both when the wire sends both.
  */
-export type TaskOutput = { contentType?: string } & (
-  { url: string; bytes?: Buffer } | { url?: undefined; bytes: Buffer }
-);
+export type TaskOutput = {
+  contentType?: string;
+  /**
+   * What the wire says about this output besides its bytes, in the wire's own terms (a music clip's
+   * id, title and duration), for a family route that answers in the wire's shape. Never billed.
+   */
+  detail?: SerialisableObject;
+} & ({ url: string; bytes?: Buffer } | { url?: undefined; bytes: Buffer });

@@ -44,6 +44,14 @@ describe('createSafeFetcher', () => {
       'GET /big-declared': { status: 200, headers: { 'content-length': '2048' }, body: 'x'.repeat(2048) },
       'GET /big-chunked': { status: 200, body: ['x'.repeat(600), 'x'.repeat(600)], pauseMs: 5 },
       'GET /silent': { status: 200, silent: true },
+      'GET /partial': {
+        status: 206,
+        headers: { 'content-range': 'bytes 0-3/9', 'content-type': 'video/mp4' },
+        body: 'part',
+      },
+      'GET /to-partial': { status: 302, headers: { location: '/partial' } },
+      'GET /slow-body': { status: 200, body: ['late', '-bytes'], pauseMs: 300 },
+      'GET /open-body': { status: 200, body: 'first', holdOpen: true },
     });
     targetHost = new URL(target.baseUrl).host;
   });
@@ -172,6 +180,66 @@ describe('createSafeFetcher', () => {
   it('reports a name that does not resolve', async () => {
     const fetcher = fetcherFor({ resolveHost: async () => Promise.reject(new Error('ENOTFOUND')) });
     expect((await fetchFailure(fetcher.fetch('http://nowhere.test/x'))).code).toBe('unresolvable_host');
+  });
+
+  it('sends the caller’s range headers on every hop and passes the 206 and its Content-Range back', async () => {
+    const response = await fetcherFor({ allowPrivateHosts: [targetHost] }).fetch(
+      `${target.baseUrl}/to-partial`,
+      { headers: { range: 'bytes=0-3', 'if-range': '"v1"' } },
+    );
+    expect(response.status).toBe(206);
+    expect(response.headers['content-range']).toBe('bytes 0-3/9');
+    await expect(readAll(response.body)).resolves.toBe('part');
+    expect(target.requests.map((request) => [request.url, request.headers.range])).toEqual([
+      ['/to-partial', 'bytes=0-3'],
+      ['/partial', 'bytes=0-3'],
+    ]);
+    expect(target.requests[1].headers['if-range']).toBe('"v1"');
+    expect(target.requests[1].headers.authorization).toBeUndefined();
+  });
+
+  it.each([
+    ['a line break', 'bytes=0-1\r\nx-injected: 1'],
+    ['a non-ASCII character', 'bytes=0-1\u00e9'],
+    ['an empty value', ''],
+  ])('refuses a range header with %s before connecting', async (_, range) => {
+    const fetcher = fetcherFor({ allowPrivateHosts: [targetHost] });
+    const failure = await fetchFailure(fetcher.fetch(`${target.baseUrl}/partial`, { headers: { range } }));
+    expect(failure.code).toBe('invalid_header');
+    expect(target.requests).toHaveLength(0);
+  });
+
+  it('applies a per-fetch size cap instead of the fetcher’s', async () => {
+    const fetcher = fetcherFor({ allowPrivateHosts: [targetHost] });
+    const larger = await fetcher.fetch(`${target.baseUrl}/big-declared`, { maxBytes: 4096 });
+    await expect(readAll(larger.body)).resolves.toHaveLength(2048);
+    const smaller = await fetcher.fetch(`${target.baseUrl}/image.png`, { maxBytes: 4 });
+    expect((await fetchFailure(readAll(smaller.body))).code).toBe('too_large');
+  });
+
+  it('lets a relayed body outlast the time cap when only the headers are timed', async () => {
+    const fetcher = fetcherFor({ allowPrivateHosts: [targetHost], timeoutMs: 150 });
+    const relayed = await fetcher.fetch(`${target.baseUrl}/slow-body`, { timeLimit: 'headers' });
+    await expect(readAll(relayed.body)).resolves.toBe('late-bytes');
+    const whole = await fetcher.fetch(`${target.baseUrl}/slow-body`);
+    expect((await fetchFailure(readAll(whole.body))).code).toBe('timeout');
+  });
+
+  it('ends a relayed body, and its connection, when the caller aborts after the headers', async () => {
+    const controller = new AbortController();
+    const response = await fetcherFor({ allowPrivateHosts: [targetHost] }).fetch(
+      `${target.baseUrl}/open-body`,
+      { signal: controller.signal, timeLimit: 'headers' },
+    );
+    const reason = new Error('client gone');
+    const reading = (async () => {
+      for await (const chunk of response.body) {
+        expect(chunk.toString()).toBe('first');
+        controller.abort(reason);
+      }
+    })();
+    await expect(reading).rejects.toBe(reason);
+    await target.requests[0].socketClosed;
   });
 
   it('rethrows the caller’s abort reason', async () => {

@@ -14,7 +14,8 @@ export type SafeFetchErrorCode =
   | 'unreachable'
   | 'too_many_redirects'
   | 'too_large'
-  | 'timeout';
+  | 'timeout'
+  | 'invalid_header';
 
 /** Why a URL supplied by a client or an admin was not fetched; callers map it to their own error. */
 export class SafeFetchError extends Error {
@@ -52,8 +53,32 @@ export interface SafeFetchResponse {
   body: AsyncIterable<Buffer>;
 }
 
+/**
+ * The request headers a caller may set: which bytes to send, nothing about who asks. Every other
+ * header is the fetcher's own, so a fetched URL never sees a caller's or a client's credentials.
+ */
+export interface SafeFetchRequestHeaders {
+  range?: string;
+  'if-range'?: string;
+}
+
+export interface SafeFetchOptions {
+  signal?: CancellationSignal;
+  /** Sent on the first request and on every redirect hop (a store's redirect to its CDN keeps the range). */
+  headers?: SafeFetchRequestHeaders;
+  /** This fetch's cap instead of the fetcher's `maxBytes` (a relayed video is larger than any image). */
+  maxBytes?: number;
+  /**
+   * What the fetcher's `timeoutMs` covers. `whole` (the default): redirects and body included.
+   * `headers`: only until the answer's headers arrive; the body then flows as fast as the caller
+   * reads it (a relay to a client, which the caller's signal ends), each chunk within the
+   * connection's idle limit.
+   */
+  timeLimit?: 'whole' | 'headers';
+}
+
 export interface SafeFetcher {
-  fetch(url: string, options?: { signal?: CancellationSignal }): Promise<SafeFetchResponse>;
+  fetch(url: string, options?: SafeFetchOptions): Promise<SafeFetchResponse>;
 }
 
 interface PinnedResponse {
@@ -75,7 +100,15 @@ const TIMEOUT_CODES: ReadonlySet<string> = new Set([
   'UND_ERR_BODY_TIMEOUT',
 ]);
 /** Sent instead of anything the caller had: a fetched URL never sees the caller's credentials. */
-const REQUEST_HEADERS = { accept: '*/*', 'user-agent': 'generation-gateway-fetcher' };
+const REQUEST_HEADERS: Readonly<Record<string, string>> = {
+  accept: '*/*',
+  'user-agent': 'generation-gateway-fetcher',
+};
+const CALLER_HEADER_NAMES = ['range', 'if-range'] as const satisfies ReadonlyArray<
+  keyof SafeFetchRequestHeaders
+>;
+/** Visible ASCII and spaces: a header value that cannot split the request or smuggle another line. */
+const SAFE_HEADER_VALUE = /^[\x20-\x7e]{1,256}$/;
 
 async function resolveWithSystem(hostname: string): Promise<ResolvedAddress[]> {
   const addresses: LookupAddress[] = await lookup(hostname, { all: true, verbatim: true });
@@ -88,39 +121,17 @@ async function resolveWithSystem(hostname: string): Promise<ResolvedAddress[]> {
  * swap in an internal one); every redirect hop is checked again; size and time are capped.
  */
 export function createSafeFetcher(options: SafeFetcherOptions): SafeFetcher {
-  const allowList = new PrivateHostAllowList(options.allowPrivateHosts ?? []);
-  const resolveHost = options.resolveHost ?? resolveWithSystem;
-
-  async function checkTarget(url: URL, signal: CancellationSignal): Promise<CheckedTarget> {
-    const bareHost = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
-    const literalFamily = isIP(bareHost);
-    let addresses: ResolvedAddress[];
-    if (literalFamily === 4 || literalFamily === 6) {
-      addresses = [{ address: bareHost, family: literalFamily }];
-    } else {
-      addresses = await untilAborted(
-        resolveHost(bareHost).catch(() => []),
-        signal,
-      );
-      if (addresses.length === 0) throw new SafeFetchError('unresolvable_host', `cannot resolve ${bareHost}`);
-    }
-    // One refused address refuses the host: a name mixing public and internal addresses is not trusted.
-    for (const { address } of addresses) {
-      if (isRefusedAddress(address) && !allowList.allows(url, address)) {
-        throw new SafeFetchError('forbidden_address', `${url.host} resolves to a non-public address`);
-      }
-    }
-    return { url, address: addresses[0] };
-  }
+  const policy = addressPolicyOf(options);
 
   /** Follows redirects hop by hop, checking each target; returns the first answer that is not one. */
   async function requestFollowingRedirects(
     location: string,
+    requestHeaders: Readonly<Record<string, string>>,
     signal: CancellationSignal,
   ): Promise<PinnedResponse> {
-    let target = await checkTarget(parseFetchableUrl(location), signal);
+    let target = await checkTarget(parseFetchableUrl(location), policy, signal);
     for (let redirects = 0; ; redirects += 1) {
-      const pinned = await requestPinned(target, signal);
+      const pinned = await requestPinned(target, requestHeaders, signal);
       const { statusCode, headers } = pinned.response;
       const redirectLocation = REDIRECT_STATUSES.has(statusCode) ? headers.location : undefined;
       if (typeof redirectLocation !== 'string') return pinned;
@@ -128,12 +139,14 @@ export function createSafeFetcher(options: SafeFetcherOptions): SafeFetcher {
       if (redirects >= options.maxRedirects) {
         throw new SafeFetchError('too_many_redirects', `more than ${options.maxRedirects} redirects`);
       }
-      target = await checkTarget(parseFetchableUrl(redirectLocation, target.url), signal);
+      target = await checkTarget(parseFetchableUrl(redirectLocation, target.url), policy, signal);
     }
   }
 
   return {
     async fetch(location, fetchOptions = {}) {
+      const headers = requestHeadersOf(fetchOptions.headers);
+      const maxBytes = fetchOptions.maxBytes ?? options.maxBytes;
       const abortController = linkAbortController(fetchOptions.signal);
       const timer = setTimeout(() => {
         abortController.abort(
@@ -146,18 +159,23 @@ export function createSafeFetcher(options: SafeFetcherOptions): SafeFetcher {
         abortController.unlink();
       };
       try {
-        const { client, response } = await requestFollowingRedirects(location, abortController.signal);
+        const { client, response } = await requestFollowingRedirects(
+          location,
+          headers,
+          abortController.signal,
+        );
         const contentLength = Number(response.headers['content-length']);
-        if (Number.isFinite(contentLength) && contentLength > options.maxBytes) {
+        if (Number.isFinite(contentLength) && contentLength > maxBytes) {
           void client.destroy();
-          throw new SafeFetchError('too_large', `body of ${contentLength} bytes exceeds ${options.maxBytes}`);
+          throw new SafeFetchError('too_large', `body of ${contentLength} bytes exceeds ${maxBytes}`);
         }
+        if (fetchOptions.timeLimit === 'headers') clearTimeout(timer);
         const contentType = response.headers['content-type'];
         return {
           status: response.statusCode,
           headers: response.headers,
           contentType: typeof contentType === 'string' ? contentType : undefined,
-          body: limitBody(response.body, options.maxBytes, abortController.signal, () => {
+          body: limitBody(response.body, maxBytes, abortController.signal, () => {
             release();
             // A one-off connection: nothing is gained by keeping it open once the body is read.
             void client.destroy();
@@ -169,6 +187,65 @@ export function createSafeFetcher(options: SafeFetcherOptions): SafeFetcher {
       }
     },
   };
+}
+
+/**
+ * Checks a URL a client supplied that the gateway hands to an upstream to fetch (an asset to upload):
+ * the policy the fetcher applies to its first hop, without fetching. Throws SafeFetchError
+ * (`invalid_url`, `unresolvable_host`, `forbidden_address`). The upstream follows its own redirects:
+ * this refuses the URLs that name a private address, not a public one that redirects to one.
+ */
+export type PublicUrlCheck = (location: string, signal?: CancellationSignal) => Promise<void>;
+
+export function createPublicUrlCheck(
+  options: Pick<SafeFetcherOptions, 'allowPrivateHosts' | 'resolveHost'>,
+): PublicUrlCheck {
+  const policy = addressPolicyOf(options);
+  return async (location, signal) => {
+    const never = new AbortController().signal;
+    await checkTarget(parseFetchableUrl(location), policy, signal ?? never);
+  };
+}
+
+interface AddressPolicy {
+  allowList: PrivateHostAllowList;
+  resolveHost: (hostname: string) => Promise<ResolvedAddress[]>;
+}
+
+function addressPolicyOf(
+  options: Pick<SafeFetcherOptions, 'allowPrivateHosts' | 'resolveHost'>,
+): AddressPolicy {
+  return {
+    allowList: new PrivateHostAllowList(options.allowPrivateHosts ?? []),
+    resolveHost: options.resolveHost ?? resolveWithSystem,
+  };
+}
+
+/** Resolves the host once and checks every address; the connection then goes to the first. */
+async function checkTarget(
+  url: URL,
+  { allowList, resolveHost }: AddressPolicy,
+  signal: CancellationSignal,
+): Promise<CheckedTarget> {
+  const bareHost = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  const literalFamily = isIP(bareHost);
+  let addresses: ResolvedAddress[];
+  if (literalFamily === 4 || literalFamily === 6) {
+    addresses = [{ address: bareHost, family: literalFamily }];
+  } else {
+    addresses = await untilAborted(
+      resolveHost(bareHost).catch(() => []),
+      signal,
+    );
+    if (addresses.length === 0) throw new SafeFetchError('unresolvable_host', `cannot resolve ${bareHost}`);
+  }
+  // One refused address refuses the host: a name mixing public and internal addresses is not trusted.
+  for (const { address } of addresses) {
+    if (isRefusedAddress(address) && !allowList.allows(url, address)) {
+      throw new SafeFetchError('forbidden_address', `${url.host} resolves to a non-public address`);
+    }
+  }
+  return { url, address: addresses[0] };
 }
 
 /** Settles like `promise`, or rejects with the signal's reason as soon as it aborts (DNS cannot be cancelled). */
@@ -206,8 +283,30 @@ function parseFetchableUrl(location: string, base?: URL): URL {
   return url;
 }
 
+/** The fetcher's own headers plus the caller's range headers, whose values must be plain ASCII. */
+function requestHeadersOf(extra: SafeFetchRequestHeaders | undefined): Readonly<Record<string, string>> {
+  if (!extra) return REQUEST_HEADERS;
+  const headers = { ...REQUEST_HEADERS };
+  for (const name of CALLER_HEADER_NAMES) {
+    const value = extra[name];
+    if (value === undefined) continue;
+    if (!SAFE_HEADER_VALUE.test(value)) {
+      throw new SafeFetchError(
+        'invalid_header',
+        `the ${name} header is not plain ASCII of at most 256 characters`,
+      );
+    }
+    headers[name] = value;
+  }
+  return headers;
+}
+
 /** A one-off connection whose DNS lookup is answered with the checked address only. */
-async function requestPinned(target: CheckedTarget, signal: CancellationSignal): Promise<PinnedResponse> {
+async function requestPinned(
+  target: CheckedTarget,
+  headers: Readonly<Record<string, string>>,
+  signal: CancellationSignal,
+): Promise<PinnedResponse> {
   const { address, family } = target.address;
   const client = new Client(target.url.origin, {
     connect: {
@@ -221,7 +320,7 @@ async function requestPinned(target: CheckedTarget, signal: CancellationSignal):
     const response = await client.request({
       path: target.url.pathname + target.url.search,
       method: 'GET',
-      headers: REQUEST_HEADERS,
+      headers,
       signal: asUndiciSignal(signal),
     });
     return { client, response };

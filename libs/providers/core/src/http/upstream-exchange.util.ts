@@ -1,4 +1,5 @@
 import type { AdapterContext } from '../adapter-context';
+import type { UpstreamHttpRequest } from '../http-client';
 import { malformedAnswerError, upstreamErrorFromResponse } from '../adapter-error.util';
 import { isSuccessStatus } from './upstream-url.util';
 import { parseJsonObject } from '../json-object.util';
@@ -28,9 +29,25 @@ export async function postForJsonObject(
   post: UpstreamPost,
   classify: UpstreamErrorClassifier,
 ): Promise<JsonObjectAnswer> {
+  return requestForJsonObject(context, { method: 'POST', ...post }, classify);
+}
+
+/** One GET (a task query, a file lookup) whose 2xx answer is a JSON object; see postForJsonObject. */
+export async function getForJsonObject(
+  context: AdapterContext,
+  get: Omit<UpstreamPost, 'body'>,
+  classify: UpstreamErrorClassifier,
+): Promise<JsonObjectAnswer> {
+  return requestForJsonObject(context, { method: 'GET', ...get }, classify);
+}
+
+async function requestForJsonObject(
+  context: AdapterContext,
+  request: Pick<UpstreamHttpRequest, 'method' | 'url' | 'headers' | 'body'>,
+  classify: UpstreamErrorClassifier,
+): Promise<JsonObjectAnswer> {
   const response = await context.http.request({
-    method: 'POST',
-    ...post,
+    ...request,
     signal: context.signal,
     headersTimeoutMs: context.headersTimeoutMs,
   });

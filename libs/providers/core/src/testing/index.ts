@@ -2,4 +2,6 @@
 export * from './collect-text-stream';
 export * from './plain-key-context';
 export * from './recorded-upstream.server';
+export * from './recorded-upstream.session';
 export * from './upstream-failure';
+export * from './video-plan';

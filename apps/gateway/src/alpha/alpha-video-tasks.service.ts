@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import type { ResolvedKey } from '@gateway/auth';
+import type { Task } from '@gateway/db';
+import { planAlphaVideo } from '@gateway/providers';
+import { GatewayError } from '../errors/gateway-error';
+import type { TaskSubmissionContext } from '../tasks/task-submission.route';
+import { OwnedVideoTasks } from '../videos/owned-video-tasks.service';
+import type { VideoRequestDraft } from '../videos/video-request.mapper';
+import { VideoTaskService, type CreatedVideo } from '../videos/video-task.service';
+import { alphaRefusalError } from './alpha-refusal.error';
+import { AlphaUrlImages } from './alpha-url-images';
+import { toAlphaVideoDraft, urlImagesOf, type AlphaEndpoint } from './alpha-video-request';
+
+/**
+ * The alpha official routes on the video task platform: a submission is a video task like any other
+ * (VideoTaskService: admission, hold, row, step job), read from the endpoint's body and checked in
+ * this order, every refusal before anything is held: the body's shape and the endpoint's inputs, the
+ * alpha rules (pure: counts, formats, sizes and dimensions of Base64 images, values), then the URL
+ * images' headers (network, so last). The query reads the caller's own alpha tasks.
+ */
+@Injectable()
+export class AlphaVideoTasks {
+  constructor(
+    private readonly videos: VideoTaskService,
+    private readonly owned: OwnedVideoTasks,
+    private readonly urlImages: AlphaUrlImages,
+  ) {}
+
+  submit(
+    endpoint: AlphaEndpoint,
+    body: unknown,
+    key: ResolvedKey,
+    context: TaskSubmissionContext,
+  ): Promise<CreatedVideo> {
+    return this.videos.create(
+      {
+        route: `/alpha/ent/v2/${endpoint}`,
+        read: () => this.read(endpoint, body),
+        idempotencyKey: context.idempotencyKey,
+      },
+      key,
+      context,
+    );
+  }
+
+  /** One of the caller's alpha tasks; any other id (another account's, another family's, none) is TaskNotFound. */
+  find(key: ResolvedKey, taskId: string): Promise<Task> {
+    return this.owned.findOfFamily(key, taskId, 'alpha', taskNotFound);
+  }
+
+  private async read(endpoint: AlphaEndpoint, body: unknown): Promise<VideoRequestDraft> {
+    const draft = toAlphaVideoDraft(endpoint, body);
+    // The official routes take the family's model names only (no combined billing names): the rules
+    // can run before admission, so that no URL is fetched for a request they refuse.
+    const plan = planAlphaVideo({ ...draft.fields, model: draft.modelName, dimensions: {} });
+    if (!plan.ok) throw alphaRefusalError(plan);
+    await this.urlImages.check(urlImagesOf(draft));
+    return draft;
+  }
+}
+
+function taskNotFound(): GatewayError {
+  return new GatewayError('not_found', 'No task of yours has this task_id.', {
+    param: 'task_id',
+    upstreamCode: 'TaskNotFound',
+  });
+}

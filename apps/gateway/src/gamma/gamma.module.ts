@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { ApiKeyGuard } from '../auth/api-key.guard';
+import { VideosModule } from '../videos/videos.module';
+import { GammaVideoController } from './gamma-video.controller';
+import { GammaVideoTasks } from './gamma-video-tasks.service';
+
+/** The gamma official-compatible routes under `/gamma/v1/videos` (upstreams.md §5.8), on the video task platform. */
+@Module({
+  imports: [VideosModule],
+  controllers: [GammaVideoController],
+  providers: [GammaVideoTasks, ApiKeyGuard],
+})
+export class GammaModule {}

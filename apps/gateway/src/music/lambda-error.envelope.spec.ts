@@ -1,0 +1,20 @@
+import { GatewayError } from '../errors/gateway-error';
+import { routeFamilyOf } from '../errors/route-family';
+import { lambdaErrorBody } from './lambda-error.envelope';
+
+describe('the lambda error envelope', () => {
+  it('is the family of the /lambda routes only', () => {
+    expect(routeFamilyOf('/lambda/submit/music')).toBe('lambda');
+    expect(routeFamilyOf('/lambda/fetch/music_x?y=1')).toBe('lambda');
+    expect(routeFamilyOf('/lambdas')).toBe('system');
+  });
+
+  it('is {code, message, data: null}, the code never `success`', () => {
+    const error = GatewayError.invalidRequest('prompt is required for lyrics.', 'prompt');
+    expect(lambdaErrorBody(error)).toEqual({
+      code: 'invalid_request',
+      message: 'prompt is required for lyrics.',
+      data: null,
+    });
+  });
+});

@@ -1,0 +1,105 @@
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ResolvedKey } from '@gateway/auth';
+import { PriceBook } from '@gateway/billing';
+import type { GatewayConfig } from '@gateway/config';
+import { UnifiedVideoView } from '@gateway/contracts';
+import type { SerialisableObject } from '@gateway/providers-core';
+import { isTheta2VideoModel } from '@gateway/providers';
+import { ApiKeyGuard } from '../../auth/api-key.guard';
+import { GatewayError } from '../../errors/gateway-error';
+import { warningHeader } from '../../generation/warning-header';
+import { gatewayState } from '../../http/gateway-request';
+import { CONFIG } from '../../infrastructure/tokens';
+import { publicBaseOf } from '../../stored-files/stored-file-url.util';
+import { idempotencyKeyOf } from '../../tasks/idempotency-key.header';
+import { OwnedVideoTasks } from '../../videos/owned-video-tasks.service';
+import { unifiedVideoAnswer } from '../../videos/video-answers';
+import type { VideoRequestDraft } from '../../videos/video-request.mapper';
+import { VideoTaskService } from '../../videos/video-task.service';
+import { AssetReferences } from '../assets/asset-references';
+import { priceByTokens } from './theta-video-pricing';
+import { ThetaVideoGenerationRequestDto, toThetaVideoDraft } from './theta-video-request';
+
+const ROUTE = '/v1/video/generations';
+
+/**
+ * theta 2.0 video (gateway interface, "Theta 2.0 video request"; upstreams.md §6.2): a task like every
+ * video task (its hold, row and step job), created from `content[]`, whose `asset://` ids are the
+ * caller's Active assets, priced by tokens, and queried here or on any video route.
+ */
+@ApiTags('Theta 2.0 video')
+@ApiBearerAuth()
+@Controller('v1/video/generations')
+@UseGuards(ApiKeyGuard)
+export class ThetaVideoController {
+  constructor(
+    private readonly videos: VideoTaskService,
+    private readonly owned: OwnedVideoTasks,
+    private readonly references: AssetReferences,
+    private readonly prices: PriceBook,
+    @Inject(CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Create a theta 2.0 video task from content items',
+    description:
+      'At most 9 images, 3 videos (2–15 s together) and 3 audios (15 s at most together, beside an ' +
+      'image or a video); first/last frames never with references. `metadata.duration` 4–15 or -1, ' +
+      '`metadata.ratio` 16:9, 4:3, 1:1, 3:4, 9:16, 21:9, adaptive; `metadata.resolution` 480p, 720p, ' +
+      '1080p (fast: 480p, 720p). Answers at once with the queued task and its `task_id`.',
+  })
+  @ApiBody({ type: ThetaVideoGenerationRequestDto })
+  @ApiOkResponse({ type: UnifiedVideoView })
+  async create(
+    @Body() body: unknown,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<UnifiedVideoView> {
+    const state = gatewayState(request);
+    const key = state.apiKey as ResolvedKey;
+    const { task, warnings } = await this.videos.create(
+      {
+        route: ROUTE,
+        read: () => this.read(body, key),
+        idempotencyKey: idempotencyKeyOf(request),
+        reprice: (admitted) => priceByTokens(admitted, this.prices.priceFor(admitted.model)),
+      },
+      key,
+      { requestId: request.id, startedAt: state.startedAt },
+    );
+    reply.headers(warningHeader(warnings));
+    return unifiedVideoAnswer(task, publicBaseOf(this.config.publicBaseUrl, request));
+  }
+
+  @Get(':task_id')
+  @ApiOperation({ summary: 'One of your video tasks: status, and `video_url` once completed' })
+  @ApiParam({ name: 'task_id', description: 'The `task_id` the create answered.' })
+  @ApiOkResponse({ type: UnifiedVideoView })
+  async query(@Param('task_id') taskId: string, @Req() request: FastifyRequest): Promise<UnifiedVideoView> {
+    const task = await this.owned.find(gatewayState(request).apiKey as ResolvedKey, taskId);
+    return unifiedVideoAnswer(task, publicBaseOf(this.config.publicBaseUrl, request));
+  }
+
+  /** The request, its model a theta 2.0 name, its cited assets resolved to the upstream's ids. */
+  private async read(body: unknown, key: ResolvedKey): Promise<VideoRequestDraft> {
+    const draft = toThetaVideoDraft(body);
+    if (!isTheta2VideoModel(draft.modelName)) {
+      throw GatewayError.invalidRequest(
+        `${ROUTE} serves the theta 2.0 models (eta-theta-2-0-260128, eta-theta-2-0-fast-260128 and their ` +
+          `compatible names); '${draft.modelName}' is created with POST /v1/videos.`,
+        'model',
+      );
+    }
+    const content = draft.fields.extras.content as SerialisableObject[];
+    const cited = await this.references.resolve(content, key.accountId);
+    return {
+      ...draft,
+      fields: { ...draft.fields, extras: { ...draft.fields.extras, content: cited.content } },
+      ...(cited.channelId === undefined ? {} : { channelId: cited.channelId }),
+    };
+  }
+}

@@ -1,0 +1,52 @@
+import { Body, Controller, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiKeyGuard } from '../../auth/api-key.guard';
+import { CharacterCreationService } from './character-creation.service';
+import { CHARACTER_WINDOW_SECONDS, DEFAULT_CHARACTER_MODEL } from './character-request';
+
+/** The delta family's character route (interface spec, "Other routes"); errors are the OpenAI-style envelope. */
+@ApiTags('delta')
+@ApiBearerAuth()
+@Controller('delta/v1/characters')
+@UseGuards(ApiKeyGuard)
+export class CharactersController {
+  constructor(private readonly characters: CharacterCreationService) {}
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Create a character from a stretch of a clip, for delta video prompts',
+    description:
+      'The gateway downloads the clip (SSRF-checked, size-capped, must be a video) and sends it to a ' +
+      'channel of the model whose wire creates characters. A wire that takes the whole clip drops the ' +
+      'window and says so in `x-gateway-warning`. Charged the `perCall` price of `delta-character` ' +
+      'when the operator sets one; free otherwise.',
+  })
+  @ApiBody({
+    schema: {
+      type: 'object',
+      required: ['character_url', 'character_timestamps'],
+      properties: {
+        model: { type: 'string', default: DEFAULT_CHARACTER_MODEL, description: 'A delta model.' },
+        name: { type: 'string', default: 'character', maxLength: 80 },
+        character_url: { type: 'string', format: 'uri', description: 'http(s) URL of the clip.' },
+        character_timestamps: {
+          description:
+            `The window in seconds, ${CHARACTER_WINDOW_SECONDS.min} to ${CHARACTER_WINDOW_SECONDS.max} s ` +
+            'long: "start,end" or [start, end].',
+          oneOf: [
+            { type: 'string', example: '1.5,4' },
+            { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 },
+          ],
+        },
+      },
+    },
+  })
+  @ApiOkResponse({
+    description: '`{id, name, created_at}`: the upstream character (`char_…`), created_at in Unix seconds.',
+  })
+  create(@Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.characters.create(body, request, reply);
+  }
+}

@@ -1,0 +1,23 @@
+import { videoRequestHash } from './video-request-hash';
+
+const base = { route: '/v1/videos', modelName: 'delta-2', remixOf: undefined };
+
+describe('videoRequestHash', () => {
+  it('is the same for the same request whatever the order of its fields', () => {
+    const one = videoRequestHash({ ...base, fields: { prompt: 'a', seconds: 8, metadata: { x: 1, y: 2 } } });
+    const two = videoRequestHash({ ...base, fields: { metadata: { y: 2, x: 1 }, seconds: 8, prompt: 'a' } });
+    expect(one).toBe(two);
+    expect(one).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it.each([
+    ['another prompt', { ...base, fields: { prompt: 'b', seconds: 8 } }],
+    ['another route', { ...base, route: '/v1/video/create', fields: { prompt: 'a', seconds: 8 } }],
+    ['another model', { ...base, modelName: 'delta-2-pro', fields: { prompt: 'a', seconds: 8 } }],
+    ['another source video', { ...base, remixOf: 'video_x', fields: { prompt: 'a', seconds: 8 } }],
+  ])('differs for %s', (_case, other) => {
+    expect(videoRequestHash(other)).not.toBe(
+      videoRequestHash({ ...base, fields: { prompt: 'a', seconds: 8 } }),
+    );
+  });
+});

@@ -1,0 +1,25 @@
+import { createHash } from 'node:crypto';
+import { isJsonObject } from '@gateway/providers-core';
+
+/**
+ * What tells a repeated Idempotency-Key from a reuse with another body: SHA-256 (hex) of the request
+ * as the gateway read it (after the style's parsing, so `"8"` and `8` are the same seconds, and the
+ * order of JSON fields does not count), with its route, its model name and the video it remixes.
+ */
+export function videoRequestHash(request: {
+  route: string;
+  modelName: string | undefined;
+  remixOf: string | undefined;
+  fields: object;
+}): string {
+  const { route, modelName, remixOf, fields } = request;
+  const canonical = JSON.stringify(
+    { route, model: modelName ?? null, remixOf: remixOf ?? null, fields },
+    (_key, value: unknown) => (isJsonObject(value) ? sortedKeys(value) : value),
+  );
+  return createHash('sha256').update(canonical).digest('hex');
+}
+
+function sortedKeys(value: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}

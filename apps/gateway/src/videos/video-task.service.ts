@@ -1,0 +1,217 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Logger } from 'pino';
+import type { ResolvedKey } from '@gateway/auth';
+import { HoldService, PriceBook } from '@gateway/billing';
+import type { GatewayConfig } from '@gateway/config';
+import type { Task } from '@gateway/db';
+import { taskAdapterFor, videoAdapterFor } from '@gateway/providers';
+import type { JsonHandle } from '@gateway/providers-core';
+import { ChannelCatalog, CircuitBreaker } from '@gateway/routing';
+import { GatewayError } from '../errors/gateway-error';
+import { takenOrRefused } from '../generation/hold-refusal';
+import { refusalLogOf } from '../generation/request-log-fields';
+import { SettlementRecorder } from '../generation/settlement-recorder';
+import { CONFIG, LOGGER } from '../infrastructure/tokens';
+import { newPublicTaskId } from '../tasks/public-task-id.util';
+import type { TaskRuntime } from '../tasks/task-runtime';
+import { TaskRuntimeLoader } from '../tasks/task-runtime.loader';
+import { TaskStepQueues } from '../tasks/task-step.queues';
+import { admitVideo, type AdmittedVideo, type VideoRouting } from './video-admission';
+import { videoDeadlineMsOf, videoHoldTtlMs } from './video-deadline.util';
+import { VIDEO_TASK_ID_PREFIX } from './video-object';
+import type { VideoRequestDraft } from './video-request.mapper';
+import { videoRequestHash } from './video-request-hash';
+import { taskStoreUnavailable } from '../tasks/task-store-unavailable';
+
+/** The row's kind: worker-video consumes the step jobs of video tasks. */
+const VIDEO_TASK_KIND = 'video';
+/** What a client whose balance cannot cover the hold can lower. */
+const HOLD_HINT = 'Add credit or ask for fewer seconds.';
+
+/** One video creation as a route hands it over. */
+export interface VideoSubmission {
+  /** The route every hold and log row of the task names. */
+  route: string;
+  /** Reads and checks the client's request; its refusal is answered and logged with nothing charged. */
+  read(): VideoRequestDraft | Promise<VideoRequestDraft>;
+  /** The `Idempotency-Key` header. */
+  idempotencyKey?: string;
+  /** The public id's prefix where a family route keeps its own (`/bt` tasks are `bt_…`); default `video`. */
+  taskIdPrefix?: string;
+  /** The completed video a remix is made from (the caller checked it is the client's). */
+  remixOf?: Task;
+  /**
+   * Prices an admitted call whose wire bills otherwise than by the second (theta 2.0: by tokens), its
+   * hold and price snapshot; absent: per call + seconds × the price of a second.
+   */
+  reprice?(admitted: AdmittedVideo): AdmittedVideo;
+}
+
+export interface CreatedVideo {
+  task: Task;
+  /** What the family rules changed, for the client's warning header. */
+  warnings: string[];
+}
+
+/**
+ * Creates a video task: read the request, resolve and admit it (no upstream is called from here),
+ * hold its price as a row hold named by the task's id, write the task row pinned to its channel,
+ * enqueue the step job that worker-video runs, and hand back the row at once. The same
+ * Idempotency-Key with the same request gives back the first task with nothing more held or created;
+ * with another request, 409.
+ */
+@Injectable()
+export class VideoTaskService {
+  private readonly routing: VideoRouting;
+
+  constructor(
+    catalog: ChannelCatalog,
+    breaker: CircuitBreaker,
+    prices: PriceBook,
+    private readonly holds: HoldService,
+    private readonly recorder: SettlementRecorder,
+    private readonly tasks: TaskRuntimeLoader,
+    private readonly stepQueues: TaskStepQueues,
+    @Inject(CONFIG) private readonly config: GatewayConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {
+    this.routing = {
+      candidatesFor: (model) => catalog.candidatesFor(model),
+      priceFor: (model) => prices.priceFor(model),
+      circuitClosed: (channelId) => breaker.stateOf(channelId) === 'closed',
+      rulesFor: (type) => (taskAdapterFor(type) ? videoAdapterFor(type) : undefined),
+    };
+  }
+
+  async create(
+    submission: VideoSubmission,
+    key: ResolvedKey,
+    context: { requestId: string; startedAt: number },
+  ): Promise<CreatedVideo> {
+    const runtime = await this.tasks.runtime();
+    const taskId = newPublicTaskId(submission.taskIdPrefix ?? VIDEO_TASK_ID_PREFIX);
+    let draft: VideoRequestDraft | undefined;
+    let admitted: AdmittedVideo;
+    // Only a request under an Idempotency-Key is compared with another: hashing builds the whole
+    // canonical request, megabytes of `data:` images included, so the others skip it.
+    let requestHash: string | undefined;
+    try {
+      draft = await submission.read();
+      const remixOf = submission.remixOf;
+      if (submission.idempotencyKey !== undefined) {
+        requestHash = videoRequestHash({
+          route: submission.route,
+          modelName: draft.modelName,
+          remixOf: remixOf?.id,
+          fields: draft.fields,
+        });
+        const earlier = await runtime.store
+          .findByIdempotencyKey(key.id, submission.idempotencyKey)
+          .catch(taskStoreUnavailable);
+        if (earlier) return { task: sameRequestOrConflict(earlier, requestHash), warnings: [] };
+      }
+      const fields = remixOf
+        ? { ...draft.fields, remixOf: remixOf.upstreamHandle as JsonHandle }
+        : draft.fields;
+      const pin = remixOf?.channelId ? { channelId: remixOf.channelId } : undefined;
+      admitted = admitVideo({ ...draft, fields }, key, this.routing, pin);
+      if (submission.reprice) admitted = submission.reprice(admitted);
+      await this.hold(taskId, key, submission.route, admitted);
+    } catch (error) {
+      this.recorder.logWithoutHold(
+        refusalLogOf(context.requestId, key, draft?.modelName, submission.route, context.startedAt, error),
+      );
+      throw error;
+    }
+    const created = await this.createRow(runtime, taskId, key, submission, admitted, requestHash);
+    if (!created.created) {
+      // Another request with the same key won the race: this one's hold is not needed.
+      await this.release(runtime, taskId);
+      return { task: sameRequestOrConflict(created.task, requestHash), warnings: [] };
+    }
+    // Not awaited: with Redis away, the job waits in the client's offline queue (and the worker's sweep
+    // finds the row anyway); the client has its answer at once.
+    void this.enqueueStep(taskId);
+    return { task: created.task, warnings: admitted.warnings };
+  }
+
+  private async hold(
+    taskId: string,
+    key: ResolvedKey,
+    route: string,
+    admitted: AdmittedVideo,
+  ): Promise<void> {
+    const deadlineMs = videoDeadlineMsOf(this.config.videoTaskDeadlines, admitted.call.family);
+    await takenOrRefused(
+      this.holds.take({
+        requestId: taskId,
+        accountId: key.accountId,
+        keyId: key.id,
+        model: admitted.model,
+        route,
+        amount: admitted.holdMicros,
+        ttlMs: videoHoldTtlMs(deadlineMs),
+      }),
+      HOLD_HINT,
+      (error) => this.logger.error({ err: error, taskId }, 'hold failed'),
+    );
+  }
+
+  /** The row, queued for worker-video; a row that cannot be written releases the hold. */
+  private async createRow(
+    runtime: TaskRuntime,
+    taskId: string,
+    key: ResolvedKey,
+    submission: VideoSubmission,
+    admitted: AdmittedVideo,
+    requestHash: string | undefined,
+  ): Promise<{ task: Task; created: boolean }> {
+    const deadlineMs = videoDeadlineMsOf(this.config.videoTaskDeadlines, admitted.call.family);
+    try {
+      return await runtime.store.create({
+        id: taskId,
+        kind: VIDEO_TASK_KIND,
+        keyId: key.id,
+        accountId: key.accountId,
+        model: admitted.model,
+        channelId: admitted.channel.id,
+        request: admitted.call,
+        holdRequestId: taskId,
+        priceSnapshot: runtime.videoPriceSnapshot(admitted.price),
+        ...(submission.idempotencyKey === undefined ? {} : { idempotencyKey: submission.idempotencyKey }),
+        ...(requestHash === undefined ? {} : { requestHash }),
+        ...(submission.remixOf ? { remixedFromId: submission.remixOf.id } : {}),
+        deadlineAt: new Date(Date.now() + deadlineMs),
+      });
+    } catch (error) {
+      await this.release(runtime, taskId);
+      return taskStoreUnavailable(error);
+    }
+  }
+
+  private async release(runtime: TaskRuntime, taskId: string): Promise<void> {
+    await runtime.settlement.releaseHold(taskId).catch((error: unknown) => {
+      // The hold reaper releases it at its time to live.
+      this.logger.error({ err: error, taskId }, 'hold of an uncreated video task could not be released');
+    });
+  }
+
+  /** The row is committed: worker-video submits and polls the task whether or not anybody asks. */
+  private async enqueueStep(taskId: string): Promise<void> {
+    await this.stepQueues.enqueueStep(VIDEO_TASK_KIND, taskId).catch((error: unknown) => {
+      this.logger.warn({ err: error, taskId }, 'video task step job could not be enqueued');
+    });
+  }
+}
+
+/** A task created under the same Idempotency-Key: the answer when the request is the same, else 409. */
+function sameRequestOrConflict(earlier: Task, requestHash: string | undefined): Task {
+  if (earlier.kind !== VIDEO_TASK_KIND || earlier.requestHash !== requestHash) {
+    throw new GatewayError(
+      'idempotency_conflict',
+      'This Idempotency-Key was already used with a different request.',
+      { param: 'Idempotency-Key' },
+    );
+  }
+  return earlier;
+}

@@ -1,0 +1,108 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..', '..');
+
+/** The apps a test may start from the production build. */
+export type BuiltApp = 'gateway' | 'worker-text' | 'worker-video';
+
+export interface ProcessExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/**
+ * The production build (tools/build.mjs) in a folder of its own, for tests about what happens to the
+ * processes themselves: an unhandled error that ends one, a signal, a deadline. Its own folder, so
+ * that another run rebuilding dist/ cannot pull files from under a process that is running.
+ */
+export class BuiltApps {
+  private constructor(private readonly folder: string) {}
+
+  static build(): BuiltApps {
+    const folder = join('tmp', `test-build-${randomBytes(6).toString('hex')}`);
+    const result = spawnSync(process.execPath, [join(ROOT, 'tools', 'build.mjs'), '--out-dir', folder], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    if (result.status !== 0) throw new Error(`build failed: ${result.stderr}`);
+    return new BuiltApps(join(ROOT, folder));
+  }
+
+  start(app: BuiltApp, env: Record<string, string>): AppProcess {
+    const child = spawn(process.execPath, [join(this.folder, 'apps', app, 'src', 'main.js')], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    return new AppProcess(app, child);
+  }
+
+  remove(): void {
+    rmSync(this.folder, { recursive: true, force: true });
+  }
+}
+
+/** A started app: every line it wrote (standard output and error), and how it ended. */
+export class AppProcess {
+  readonly lines: string[] = [];
+  readonly exited: Promise<ProcessExit>;
+  private exit: ProcessExit | undefined;
+
+  constructor(
+    readonly name: string,
+    private readonly child: ChildProcess,
+  ) {
+    this.exited = new Promise((resolve) =>
+      child.once('exit', (code, signal) => {
+        this.exit = { code, signal };
+        resolve(this.exit);
+      }),
+    );
+    for (const stream of [child.stdout, child.stderr]) {
+      let pending = '';
+      stream?.setEncoding('utf8');
+      stream?.on('data', (text: string) => {
+        const lines = (pending + text).split('\n');
+        pending = lines.pop() ?? '';
+        this.lines.push(...lines.filter((line) => line !== ''));
+      });
+    }
+  }
+
+  get running(): boolean {
+    return this.exit === undefined;
+  }
+
+  signal(signal: NodeJS.Signals): void {
+    this.child.kill(signal);
+  }
+
+  /** Lines that are not one JSON object each: anything that bypassed the structured logger. */
+  unstructuredLines(): string[] {
+    return this.lines.filter((line) => {
+      try {
+        return typeof JSON.parse(line) !== 'object';
+      } catch {
+        return true;
+      }
+    });
+  }
+
+  /** Parsed log lines whose message is `message`. */
+  logged(message: string): Array<Record<string, unknown>> {
+    return this.lines
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((entry) => entry['msg'] === message);
+  }
+
+  /** Stops the process if it is still running (SIGKILL: for teardown only). */
+  async kill(): Promise<void> {
+    if (!this.running) return;
+    this.child.kill('SIGKILL');
+    await this.exited;
+  }
+}
