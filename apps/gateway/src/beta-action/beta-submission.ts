@@ -1,10 +1,4 @@
-import {
-  BetaSubmitTaskDto,
-  describeProblems,
-  findUnstorableText,
-  UNSTORABLE_TEXT_PROBLEM,
-  validateBody,
-} from '@gateway/contracts';
+import { BetaSubmitTaskDto, findUnstorableText, UNSTORABLE_TEXT_PROBLEM } from '@gateway/contracts';
 import {
   BETA_IMAGE_MODELS,
   BETA_TIER_AREA,
@@ -18,6 +12,7 @@ import {
 } from '@gateway/dialects';
 import { isJsonObject, parseJsonObject, type SerialisableObject } from '@gateway/providers-core';
 import { GatewayError } from '../errors/gateway-error';
+import { validTaskBody } from '../tasks/task-body.util';
 
 /** A `/bt` submission checked and priced: the model its req_key names, the task to submit, its tier. */
 export interface BetaSubmission {
@@ -36,15 +31,7 @@ const RESULT_OPTION_KEYS = ['logo_info', 'aigc_meta'] as const;
  * options every result of the task is fetched with). Throws the client's 400.
  */
 export function toBetaSubmission(body: unknown): BetaSubmission {
-  const validation = validateBody(BetaSubmitTaskDto, body);
-  if (!validation.ok) {
-    throw GatewayError.invalidRequest(describeProblems(validation.problems), validation.problems[0]?.field);
-  }
-  // Every field, named or passed through, is kept in the task row's jsonb request, which refuses these.
-  const unstorable = findUnstorableText(body);
-  if (unstorable !== undefined) {
-    throw GatewayError.invalidRequest(`${unstorable} ${UNSTORABLE_TEXT_PROBLEM}.`, unstorable);
-  }
+  validTaskBody(BetaSubmitTaskDto, body);
   const { req_key: reqKey, resolution, req_json: reqJson, ...fields } = body as Record<string, unknown>;
   const model = betaImageModelOf(reqKey as string);
   if (!model) {

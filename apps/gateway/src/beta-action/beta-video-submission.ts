@@ -1,14 +1,9 @@
-import {
-  BetaSubmitTaskDto,
-  describeProblems,
-  findUnstorableText,
-  UNSTORABLE_TEXT_PROBLEM,
-  validateBody,
-} from '@gateway/contracts';
+import { BetaSubmitTaskDto } from '@gateway/contracts';
 import { betaVideoReqKeyEntryOf, betaVideoSecondsOf, type BetaVideoMode } from '@gateway/dialects';
 import { isJsonObject, type SerialisableObject, type VideoImage } from '@gateway/providers-core';
 import { GatewayError } from '../errors/gateway-error';
 import { decodeBase64 } from '../images/image-bytes.util';
+import { validTaskBody } from '../tasks/task-body.util';
 import { uploadedImageUrl, videoImageUrlOf } from '../videos/video-image-input';
 import type { VideoRequestDraft } from '../videos/video-request.mapper';
 
@@ -50,15 +45,7 @@ export function isBetaVideoSubmission(body: unknown): boolean {
  * Throws the client's 400.
  */
 export function toBetaVideoDraft(body: unknown): VideoRequestDraft {
-  const validation = validateBody(BetaSubmitTaskDto, body);
-  if (!validation.ok) {
-    throw GatewayError.invalidRequest(describeProblems(validation.problems), validation.problems[0]?.field);
-  }
-  const unstorable = findUnstorableText(body);
-  if (unstorable !== undefined) {
-    throw GatewayError.invalidRequest(`${unstorable} ${UNSTORABLE_TEXT_PROBLEM}.`, unstorable);
-  }
-  const fields = validation.value;
+  const fields = validTaskBody(BetaSubmitTaskDto, body);
   const entry = betaVideoReqKeyEntryOf(fields.req_key);
   if (!entry) throw GatewayError.invalidRequest(`req_key ${fields.req_key} is no video key.`, 'req_key');
   if (fields.image_urls !== undefined && fields.binary_data_base64 !== undefined) {

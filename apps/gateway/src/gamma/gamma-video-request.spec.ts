@@ -1,5 +1,5 @@
 import { PNG } from 'pngjs';
-import { GatewayError } from '../errors/gateway-error';
+import { refusalOf } from '../../test/gateway-refusal';
 import { toGammaVideoDraft } from './gamma-video-request';
 
 const FIRST = 'https://img.example/first.png';
@@ -7,16 +7,6 @@ const LAST = 'https://img.example/last.png';
 const REFERENCE = 'https://img.example/reference.png';
 const CLIP = 'https://img.example/motion.mp4';
 const PNG_BASE64 = PNG.sync.write(new PNG({ width: 2, height: 2 })).toString('base64');
-
-function refusalOf(run: () => unknown): GatewayError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof GatewayError) return error;
-    throw error;
-  }
-  throw new Error('not refused');
-}
 
 describe('a §5.8 create body read for the gamma rules', () => {
   it('maps text2video: model name, duration, ratio, sound, mode, negative prompt, external id', () => {

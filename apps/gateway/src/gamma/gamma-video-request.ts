@@ -1,15 +1,9 @@
-import {
-  checkHttpUrl,
-  describeProblems,
-  findUnstorableText,
-  UNSTORABLE_TEXT_PROBLEM,
-  validateBody,
-  VIDEO_REQUEST_LIMITS,
-} from '@gateway/contracts';
+import { checkHttpUrl, VIDEO_REQUEST_LIMITS } from '@gateway/contracts';
 import type { SerialisableObject, VideoClip, VideoImage } from '@gateway/providers-core';
 import { gammaModelOfOfficialName, type GammaOfficialEndpoint } from '@gateway/providers';
 import { GatewayError } from '../errors/gateway-error';
 import { decodeBase64 } from '../images/image-bytes.util';
+import { validTaskBody } from '../tasks/task-body.util';
 import { uploadedImageUrl, videoImageUrlOf } from '../videos/video-image-input';
 import type { VideoRequestDraft } from '../videos/video-request.mapper';
 import {
@@ -87,7 +81,7 @@ const ROLE_OF_TYPE: Readonly<Record<string, VideoImage['role']>> = {
  * fields no gamma channel has a place for are ignored with a warning. Throws the client's 400.
  */
 export function toGammaVideoDraft(endpoint: GammaOfficialEndpoint, body: unknown): GammaVideoDraft {
-  const fields = validGammaBody(body);
+  const fields = validTaskBody(GammaVideoRequestDto, body);
   const given = Object.entries(body as Record<string, unknown>).filter(
     ([, value]) => value !== undefined && value !== null,
   );
@@ -134,18 +128,6 @@ export function toGammaVideoDraft(endpoint: GammaOfficialEndpoint, body: unknown
     },
     warnings,
   };
-}
-
-function validGammaBody(body: unknown): GammaVideoRequestDto {
-  const result = validateBody(GammaVideoRequestDto, body);
-  if (!result.ok) {
-    throw GatewayError.invalidRequest(describeProblems(result.problems), result.problems[0]?.field);
-  }
-  const unstorable = findUnstorableText(body);
-  if (unstorable !== undefined) {
-    throw GatewayError.invalidRequest(`${unstorable} ${UNSTORABLE_TEXT_PROBLEM}.`, unstorable);
-  }
-  return result.value;
 }
 
 function imagesOf(fields: GammaVideoRequestDto): VideoImage[] {

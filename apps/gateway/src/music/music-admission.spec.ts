@@ -1,7 +1,7 @@
 import type { ResolvedKey } from '@gateway/auth';
 import type { ModelPrice } from '@gateway/billing';
 import type { ChannelCandidate } from '@gateway/routing';
-import { GatewayError } from '../errors/gateway-error';
+import { refusalOf } from '../../test/gateway-refusal';
 import { admitMusic, type MusicRouting } from './music-admission';
 import type { MusicSubmission } from './music-submission';
 
@@ -45,16 +45,6 @@ const submission = (action: 'music' | 'lyrics', model = 'lambda-v4'): MusicSubmi
   model,
   fields: { prompt: 'x' },
 });
-
-function refusalOf(run: () => unknown): GatewayError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof GatewayError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('admitMusic', () => {
   it('holds the perCall of the model, or of {model}:{action} where the operator priced the action apart', () => {

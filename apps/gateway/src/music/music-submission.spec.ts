@@ -1,15 +1,5 @@
-import { GatewayError } from '../errors/gateway-error';
+import { refusalOf } from '../../test/gateway-refusal';
 import { toMusicSubmission } from './music-submission';
-
-function refusalOf(run: () => unknown): GatewayError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof GatewayError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('toMusicSubmission', () => {
   it('keeps the fields for the upstream, routes by mv (default lambda-v3-0), and names a continuation’s task', () => {

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Logger } from 'pino';
 import type { ResolvedKey } from '@gateway/auth';
-import { HoldService, PriceBook } from '@gateway/billing';
+import { PriceBook } from '@gateway/billing';
 import type { GatewayConfig } from '@gateway/config';
 import type { Task } from '@gateway/db';
 import { lambdaActionOf, type LambdaTaskRequest } from '@gateway/dialects';
@@ -9,15 +8,14 @@ import { taskAdapterFor } from '@gateway/providers';
 import type { JsonHandle } from '@gateway/providers-core';
 import { ChannelCatalog, CircuitBreaker } from '@gateway/routing';
 import { GatewayError } from '../errors/gateway-error';
-import { takenOrRefused } from '../generation/hold-refusal';
 import { refusalLogOf } from '../generation/request-log-fields';
 import { SettlementRecorder } from '../generation/settlement-recorder';
-import { CONFIG, LOGGER } from '../infrastructure/tokens';
+import { CONFIG } from '../infrastructure/tokens';
 import { newPublicTaskId } from '../tasks/public-task-id.util';
+import { sameRequestOrConflict, TaskCreation } from '../tasks/task-creation.service';
 import type { TaskRuntime } from '../tasks/task-runtime';
 import { TaskRuntimeLoader } from '../tasks/task-runtime.loader';
 import { taskStoreUnavailable } from '../tasks/task-store-unavailable';
-import { TaskStepQueues } from '../tasks/task-step.queues';
 import { videoDeadlineMsOf, videoHoldTtlMs } from '../videos/video-deadline.util';
 import { videoRequestHash } from '../videos/video-request-hash';
 import { admitMusic, type AdmittedMusic, type MusicRouting } from './music-admission';
@@ -54,13 +52,11 @@ export class MusicTaskService {
     catalog: ChannelCatalog,
     breaker: CircuitBreaker,
     prices: PriceBook,
-    private readonly holds: HoldService,
     private readonly recorder: SettlementRecorder,
     private readonly tasks: TaskRuntimeLoader,
     private readonly owned: OwnedMusicTasks,
-    private readonly stepQueues: TaskStepQueues,
+    private readonly creation: TaskCreation,
     @Inject(CONFIG) private readonly config: GatewayConfig,
-    @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.routing = {
       candidatesFor: (model) => catalog.candidatesFor(model),
@@ -98,7 +94,7 @@ export class MusicTaskService {
         const earlier = await runtime.store
           .findByIdempotencyKey(key.id, idempotencyKey)
           .catch(taskStoreUnavailable);
-        if (earlier) return sameRequestOrConflict(earlier, requestHash);
+        if (earlier) return sameRequestOrConflict(earlier, MUSIC_TASK_KIND, requestHash);
       }
       const source = await this.continuedTask(key, submission);
       admitted = admitMusic(
@@ -126,10 +122,10 @@ export class MusicTaskService {
     });
     if (!created.created) {
       // Another request with the same key won the race: this one's hold is not needed.
-      await this.release(runtime, taskId);
-      return sameRequestOrConflict(created.task, requestHash);
+      await this.creation.release(runtime, taskId, MUSIC_TASK_KIND);
+      return sameRequestOrConflict(created.task, MUSIC_TASK_KIND, requestHash);
     }
-    await this.enqueueStep(taskId);
+    await this.creation.enqueueStep(MUSIC_TASK_KIND, taskId);
     return created.task;
   }
 
@@ -150,32 +146,21 @@ export class MusicTaskService {
     return videoDeadlineMsOf(this.config.videoTaskDeadlines, MUSIC_DEADLINE_FAMILY);
   }
 
-  private async hold(
-    taskId: string,
-    key: ResolvedKey,
-    model: string,
-    admitted: AdmittedMusic,
-  ): Promise<void> {
-    await takenOrRefused(
-      this.holds.take({
-        requestId: taskId,
-        accountId: key.accountId,
-        keyId: key.id,
-        model,
-        route: MUSIC_SUBMIT_ROUTE,
-        amount: admitted.holdMicros,
-        ttlMs: videoHoldTtlMs(this.deadlineMs()),
-      }),
-      HOLD_HINT,
-      (error) => this.logger.error({ err: error, taskId }, 'hold failed'),
-    );
+  private hold(taskId: string, key: ResolvedKey, model: string, admitted: AdmittedMusic): Promise<void> {
+    const hold = {
+      model,
+      route: MUSIC_SUBMIT_ROUTE,
+      amount: admitted.holdMicros,
+      ttlMs: videoHoldTtlMs(this.deadlineMs()),
+    };
+    return this.creation.hold(taskId, key, hold, HOLD_HINT);
   }
 
   /**
    * The row, queued for worker-video; a row that cannot be written releases the hold. No price
    * snapshot: a music task captures its hold, the perCall it was admitted at.
    */
-  private async createRow(
+  private createRow(
     runtime: TaskRuntime,
     taskId: string,
     key: ResolvedKey,
@@ -184,50 +169,19 @@ export class MusicTaskService {
     request: LambdaTaskRequest,
     identity: { requestHash: string; idempotencyKey: string | undefined },
   ): Promise<{ task: Task; created: boolean }> {
-    try {
-      return await runtime.store.create({
-        id: taskId,
-        kind: MUSIC_TASK_KIND,
-        keyId: key.id,
-        accountId: key.accountId,
-        model: submission.model,
-        channelId: admitted.channel.id,
-        request,
-        holdRequestId: taskId,
-        ...(identity.idempotencyKey === undefined ? {} : { idempotencyKey: identity.idempotencyKey }),
-        requestHash: identity.requestHash,
-        ...(submission.continueTaskId === undefined ? {} : { remixedFromId: submission.continueTaskId }),
-        deadlineAt: new Date(Date.now() + this.deadlineMs()),
-      });
-    } catch (error) {
-      await this.release(runtime, taskId);
-      return taskStoreUnavailable(error);
-    }
-  }
-
-  private async release(runtime: TaskRuntime, taskId: string): Promise<void> {
-    await runtime.settlement.releaseHold(taskId).catch((error: unknown) => {
-      // The hold reaper releases it at its time to live.
-      this.logger.error({ err: error, taskId }, 'hold of an uncreated music task could not be released');
+    return this.creation.insertRow(runtime, {
+      id: taskId,
+      kind: MUSIC_TASK_KIND,
+      keyId: key.id,
+      accountId: key.accountId,
+      model: submission.model,
+      channelId: admitted.channel.id,
+      request,
+      holdRequestId: taskId,
+      ...(identity.idempotencyKey === undefined ? {} : { idempotencyKey: identity.idempotencyKey }),
+      requestHash: identity.requestHash,
+      ...(submission.continueTaskId === undefined ? {} : { remixedFromId: submission.continueTaskId }),
+      deadlineAt: new Date(Date.now() + this.deadlineMs()),
     });
   }
-
-  /** The row is committed: if Redis is down, the worker's sweep of stranded tasks finds it. */
-  private async enqueueStep(taskId: string): Promise<void> {
-    await this.stepQueues.enqueueStep(MUSIC_TASK_KIND, taskId).catch((error: unknown) => {
-      this.logger.warn({ err: error, taskId }, 'music task step job could not be enqueued');
-    });
-  }
-}
-
-/** A task created under the same Idempotency-Key: the answer when the request is the same, else 409. */
-function sameRequestOrConflict(earlier: Task, requestHash: string): Task {
-  if (earlier.kind !== MUSIC_TASK_KIND || earlier.requestHash !== requestHash) {
-    throw new GatewayError(
-      'idempotency_conflict',
-      'This Idempotency-Key was already used with a different request.',
-      { param: 'Idempotency-Key' },
-    );
-  }
-  return earlier;
 }

@@ -23,7 +23,6 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ResolvedKey } from '@gateway/auth';
 import type { GatewayConfig } from '@gateway/config';
 import { isLambdaClipFile, LAMBDA_ACTIONS, LAMBDA_CLIP_FILES, LAMBDA_SUCCESS_CODE } from '@gateway/dialects';
 import { ApiKeyGuard } from '../auth/api-key.guard';
@@ -32,6 +31,7 @@ import { gatewayState } from '../http/gateway-request';
 import { CONFIG } from '../infrastructure/tokens';
 import { publicBaseOf } from '../stored-files/stored-file-url.util';
 import { idempotencyKeyOf } from '../tasks/idempotency-key.header';
+import { callerKeyOf } from '../tasks/task-submission.route';
 import { MusicContentService } from './music-content.service';
 import { MAX_FETCH_IDS, MusicFetchService } from './music-fetch.service';
 import { MusicTaskService } from './music-task.service';
@@ -91,7 +91,7 @@ export class MusicController {
     const task = await this.tasks.create(
       action,
       body,
-      keyOf(request),
+      callerKeyOf(request),
       { requestId: request.id, startedAt },
       idempotencyKeyOf(request),
     );
@@ -113,7 +113,7 @@ export class MusicController {
   })
   @ApiOkResponse({ description: `${ENVELOPE_DESCRIPTION} \`data\` is the list of tasks (§9.4).` })
   async fetchMany(@Body() body: unknown, @Req() request: FastifyRequest): Promise<Record<string, unknown>> {
-    return success(await this.fetches.many(keyOf(request), body, this.baseUrl(request)));
+    return success(await this.fetches.many(callerKeyOf(request), body, this.baseUrl(request)));
   }
 
   @Get('fetch/:id')
@@ -121,7 +121,7 @@ export class MusicController {
   @ApiParam({ name: 'id' })
   @ApiOkResponse({ description: `${ENVELOPE_DESCRIPTION} \`data\` is the task (§9.4).` })
   async fetchOne(@Param('id') id: string, @Req() request: FastifyRequest): Promise<Record<string, unknown>> {
-    return success(await this.fetches.one(keyOf(request), id, this.baseUrl(request)));
+    return success(await this.fetches.one(callerKeyOf(request), id, this.baseUrl(request)));
   }
 
   @Get('content/:id/:clipId/:file')
@@ -150,14 +150,10 @@ export class MusicController {
         'file',
       );
     }
-    return this.content.serve(keyOf(request), { taskId: id, clipId, file, range }, reply);
+    return this.content.serve(callerKeyOf(request), { taskId: id, clipId, file, range }, reply);
   }
 
   private baseUrl(request: FastifyRequest): string {
     return publicBaseOf(this.config.publicBaseUrl, request);
   }
-}
-
-function keyOf(request: FastifyRequest): ResolvedKey {
-  return gatewayState(request).apiKey as ResolvedKey;
 }

@@ -6,7 +6,7 @@ import { gatewayState } from '../http/gateway-request';
 import { JsonBodyLimit } from '../http/json-body.parser';
 import { idempotencyKeyOf } from './idempotency-key.header';
 
-/** What a family route's task submission hands over besides its body. */
+/** What a task submission hands over besides its body. */
 export interface TaskSubmissionContext {
   requestId: string;
   startedAt: number;

@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
+import { TaskCreation } from './task-creation.service';
 import { TaskRuntimeLoader } from './task-runtime.loader';
 import { TaskStepQueues } from './task-step.queues';
 
 /** What the gateway's task routes share: the task rows and step processor (loaded lazily) and the step queues. */
 @Module({
-  providers: [TaskRuntimeLoader, TaskStepQueues],
-  exports: [TaskRuntimeLoader, TaskStepQueues],
+  providers: [TaskRuntimeLoader, TaskStepQueues, TaskCreation],
+  exports: [TaskRuntimeLoader, TaskStepQueues, TaskCreation],
 })
 export class TasksModule {}

@@ -1,16 +1,14 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ResolvedKey } from '@gateway/auth';
 import type { GatewayConfig } from '@gateway/config';
 import { UnifiedVideoCreateRequestDto, UnifiedVideoView } from '@gateway/contracts';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { GatewayError } from '../errors/gateway-error';
 import { warningHeader } from '../generation/warning-header';
-import { gatewayState } from '../http/gateway-request';
 import { CONFIG } from '../infrastructure/tokens';
 import { publicBaseOf } from '../stored-files/stored-file-url.util';
-import { idempotencyKeyOf } from '../tasks/idempotency-key.header';
+import { callerKeyOf, taskSubmissionContextOf } from '../tasks/task-submission.route';
 import { OwnedVideoTasks } from './owned-video-tasks.service';
 import { unifiedVideoAnswer } from './video-answers';
 import { toUnifiedVideoRequest } from './video-request.mapper';
@@ -46,15 +44,15 @@ export class UnifiedVideoController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<UnifiedVideoView> {
-    const state = gatewayState(request);
+    const context = taskSubmissionContextOf(request);
     const { task, warnings } = await this.videos.create(
       {
         route: '/v1/video/create',
         read: () => toUnifiedVideoRequest(body),
-        idempotencyKey: idempotencyKeyOf(request),
+        idempotencyKey: context.idempotencyKey,
       },
-      state.apiKey as ResolvedKey,
-      { requestId: request.id, startedAt: state.startedAt },
+      callerKeyOf(request),
+      context,
     );
     reply.headers(warningHeader(warnings));
     return unifiedVideoAnswer(task, publicBaseOf(this.config.publicBaseUrl, request));
@@ -70,7 +68,7 @@ export class UnifiedVideoController {
     if (typeof id !== 'string' || id === '') {
       throw GatewayError.invalidRequest('id is required: the task_id the create answered.', 'id');
     }
-    const task = await this.owned.find(gatewayState(request).apiKey as ResolvedKey, id);
+    const task = await this.owned.find(callerKeyOf(request), id);
     return unifiedVideoAnswer(task, publicBaseOf(this.config.publicBaseUrl, request));
   }
 }

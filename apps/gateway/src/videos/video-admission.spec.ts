@@ -2,7 +2,7 @@ import type { ResolvedKey } from '@gateway/auth';
 import type { ModelPrice } from '@gateway/billing';
 import type { VideoCall, VideoPlan, VideoRequest, VideoRules } from '@gateway/providers-core';
 import type { ChannelCandidate } from '@gateway/routing';
-import { GatewayError } from '../errors/gateway-error';
+import { refusalOf } from '../../test/gateway-refusal';
 import { admitVideo, type VideoRouting } from './video-admission';
 import type { VideoRequestDraft } from './video-request.mapper';
 
@@ -77,16 +77,6 @@ function draft(modelName: string, fields: Partial<VideoRequestDraft['fields']> =
     modelName,
     fields: { style: 'openai', prompt: 'x', images: [], clips: [], subjects: [], extras: {}, ...fields },
   };
-}
-
-function refusalOf(run: () => unknown): GatewayError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof GatewayError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
 }
 
 describe('admitVideo', () => {

@@ -1,12 +1,7 @@
-import type { ClassConstructor } from 'class-transformer';
 import {
   checkHttpUrl,
   checkVideoSeconds,
-  describeProblems,
-  findUnstorableText,
   UnifiedVideoCreateRequestDto,
-  UNSTORABLE_TEXT_PROBLEM,
-  validateBody,
   VIDEO_REQUEST_LIMITS,
   VideoCreateRequestDto,
   VideoRemixRequestDto,
@@ -21,6 +16,7 @@ import {
   type VideoSubject,
 } from '@gateway/providers-core';
 import { GatewayError } from '../errors/gateway-error';
+import { validTaskBody } from '../tasks/task-body.util';
 import { videoImageUrlOf } from './video-image-input';
 
 /** A video request read from its style, before its model name is resolved against the catalog. */
@@ -75,7 +71,7 @@ export function toOpenAiVideoRequest(
   uploads: readonly string[] = [],
   frames: readonly VideoImage[] = [],
 ): VideoRequestDraft {
-  const fields = validVideoBody(VideoCreateRequestDto, body);
+  const fields = validTaskBody(VideoCreateRequestDto, body);
   const metadata = metadataOf(fields.metadata);
   const images: VideoImage[] = [];
   if (fields.image) images.push(image('first_frame', fields.image, 'image', 'image'));
@@ -109,7 +105,7 @@ export function toOpenAiVideoRequest(
  * first and last frames), `subjects` for reference-to-video, the delta extras kept as extras.
  */
 export function toUnifiedVideoRequest(body: unknown): VideoRequestDraft {
-  const fields = validVideoBody(UnifiedVideoCreateRequestDto, body);
+  const fields = validTaskBody(UnifiedVideoCreateRequestDto, body);
   const metadata = metadataOf(fields.metadata);
   const lastFrame = lastFrameOf(metadata);
   return {
@@ -132,7 +128,7 @@ export function toUnifiedVideoRequest(body: unknown): VideoRequestDraft {
 
 /** `POST /v1/videos/{video_id}/remix`: a prompt, and optionally the model, seconds and metadata. */
 export function toRemixVideoRequest(body: unknown): VideoRemixDraft {
-  const fields = validVideoBody(VideoRemixRequestDto, body);
+  const fields = validTaskBody(VideoRemixRequestDto, body);
   const metadata = metadataOf(fields.metadata);
   return {
     modelName: fields.model ?? undefined,
@@ -148,19 +144,6 @@ export function toRemixVideoRequest(body: unknown): VideoRemixDraft {
       extras: {},
     },
   };
-}
-
-/** The body checked against its DTO, and for what the task row's jsonb cannot store (NUL, lone surrogates). */
-function validVideoBody<T extends object>(dtoClass: ClassConstructor<T>, body: unknown): T {
-  const result = validateBody(dtoClass, body);
-  if (!result.ok) {
-    throw GatewayError.invalidRequest(describeProblems(result.problems), result.problems[0]?.field);
-  }
-  const unstorable = findUnstorableText(body);
-  if (unstorable !== undefined) {
-    throw GatewayError.invalidRequest(`${unstorable} ${UNSTORABLE_TEXT_PROBLEM}.`, unstorable);
-  }
-  return result.value;
 }
 
 function image(role: VideoImage['role'], url: string, param: string, source: string): VideoImage {

@@ -1,27 +1,24 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Logger } from 'pino';
 import type { ResolvedKey } from '@gateway/auth';
-import { HoldService, PriceBook } from '@gateway/billing';
+import { PriceBook } from '@gateway/billing';
 import type { GatewayConfig } from '@gateway/config';
 import type { Task } from '@gateway/db';
 import { taskAdapterFor, videoAdapterFor } from '@gateway/providers';
 import type { JsonHandle } from '@gateway/providers-core';
 import { ChannelCatalog, CircuitBreaker } from '@gateway/routing';
-import { GatewayError } from '../errors/gateway-error';
-import { takenOrRefused } from '../generation/hold-refusal';
 import { refusalLogOf } from '../generation/request-log-fields';
 import { SettlementRecorder } from '../generation/settlement-recorder';
-import { CONFIG, LOGGER } from '../infrastructure/tokens';
+import { CONFIG } from '../infrastructure/tokens';
 import { newPublicTaskId } from '../tasks/public-task-id.util';
+import { sameRequestOrConflict, TaskCreation } from '../tasks/task-creation.service';
 import type { TaskRuntime } from '../tasks/task-runtime';
 import { TaskRuntimeLoader } from '../tasks/task-runtime.loader';
-import { TaskStepQueues } from '../tasks/task-step.queues';
+import { taskStoreUnavailable } from '../tasks/task-store-unavailable';
 import { admitVideo, type AdmittedVideo, type VideoRouting } from './video-admission';
 import { videoDeadlineMsOf, videoHoldTtlMs } from './video-deadline.util';
 import { VIDEO_TASK_ID_PREFIX } from './video-object';
 import type { VideoRequestDraft } from './video-request.mapper';
 import { videoRequestHash } from './video-request-hash';
-import { taskStoreUnavailable } from '../tasks/task-store-unavailable';
 
 /** The row's kind: worker-video consumes the step jobs of video tasks. */
 const VIDEO_TASK_KIND = 'video';
@@ -68,12 +65,10 @@ export class VideoTaskService {
     catalog: ChannelCatalog,
     breaker: CircuitBreaker,
     prices: PriceBook,
-    private readonly holds: HoldService,
     private readonly recorder: SettlementRecorder,
     private readonly tasks: TaskRuntimeLoader,
-    private readonly stepQueues: TaskStepQueues,
+    private readonly creation: TaskCreation,
     @Inject(CONFIG) private readonly config: GatewayConfig,
-    @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.routing = {
       candidatesFor: (model) => catalog.candidatesFor(model),
@@ -108,7 +103,8 @@ export class VideoTaskService {
         const earlier = await runtime.store
           .findByIdempotencyKey(key.id, submission.idempotencyKey)
           .catch(taskStoreUnavailable);
-        if (earlier) return { task: sameRequestOrConflict(earlier, requestHash), warnings: [] };
+        if (earlier)
+          return { task: sameRequestOrConflict(earlier, VIDEO_TASK_KIND, requestHash), warnings: [] };
       }
       const fields = remixOf
         ? { ...draft.fields, remixOf: remixOf.upstreamHandle as JsonHandle }
@@ -126,39 +122,28 @@ export class VideoTaskService {
     const created = await this.createRow(runtime, taskId, key, submission, admitted, requestHash);
     if (!created.created) {
       // Another request with the same key won the race: this one's hold is not needed.
-      await this.release(runtime, taskId);
-      return { task: sameRequestOrConflict(created.task, requestHash), warnings: [] };
+      await this.creation.release(runtime, taskId, VIDEO_TASK_KIND);
+      return { task: sameRequestOrConflict(created.task, VIDEO_TASK_KIND, requestHash), warnings: [] };
     }
     // Not awaited: with Redis away, the job waits in the client's offline queue (and the worker's sweep
     // finds the row anyway); the client has its answer at once.
-    void this.enqueueStep(taskId);
+    void this.creation.enqueueStep(VIDEO_TASK_KIND, taskId);
     return { task: created.task, warnings: admitted.warnings };
   }
 
-  private async hold(
-    taskId: string,
-    key: ResolvedKey,
-    route: string,
-    admitted: AdmittedVideo,
-  ): Promise<void> {
+  private hold(taskId: string, key: ResolvedKey, route: string, admitted: AdmittedVideo): Promise<void> {
     const deadlineMs = videoDeadlineMsOf(this.config.videoTaskDeadlines, admitted.call.family);
-    await takenOrRefused(
-      this.holds.take({
-        requestId: taskId,
-        accountId: key.accountId,
-        keyId: key.id,
-        model: admitted.model,
-        route,
-        amount: admitted.holdMicros,
-        ttlMs: videoHoldTtlMs(deadlineMs),
-      }),
-      HOLD_HINT,
-      (error) => this.logger.error({ err: error, taskId }, 'hold failed'),
-    );
+    const hold = {
+      model: admitted.model,
+      route,
+      amount: admitted.holdMicros,
+      ttlMs: videoHoldTtlMs(deadlineMs),
+    };
+    return this.creation.hold(taskId, key, hold, HOLD_HINT);
   }
 
   /** The row, queued for worker-video; a row that cannot be written releases the hold. */
-  private async createRow(
+  private createRow(
     runtime: TaskRuntime,
     taskId: string,
     key: ResolvedKey,
@@ -167,51 +152,20 @@ export class VideoTaskService {
     requestHash: string | undefined,
   ): Promise<{ task: Task; created: boolean }> {
     const deadlineMs = videoDeadlineMsOf(this.config.videoTaskDeadlines, admitted.call.family);
-    try {
-      return await runtime.store.create({
-        id: taskId,
-        kind: VIDEO_TASK_KIND,
-        keyId: key.id,
-        accountId: key.accountId,
-        model: admitted.model,
-        channelId: admitted.channel.id,
-        request: admitted.call,
-        holdRequestId: taskId,
-        priceSnapshot: runtime.videoPriceSnapshot(admitted.price),
-        ...(submission.idempotencyKey === undefined ? {} : { idempotencyKey: submission.idempotencyKey }),
-        ...(requestHash === undefined ? {} : { requestHash }),
-        ...(submission.remixOf ? { remixedFromId: submission.remixOf.id } : {}),
-        deadlineAt: new Date(Date.now() + deadlineMs),
-      });
-    } catch (error) {
-      await this.release(runtime, taskId);
-      return taskStoreUnavailable(error);
-    }
-  }
-
-  private async release(runtime: TaskRuntime, taskId: string): Promise<void> {
-    await runtime.settlement.releaseHold(taskId).catch((error: unknown) => {
-      // The hold reaper releases it at its time to live.
-      this.logger.error({ err: error, taskId }, 'hold of an uncreated video task could not be released');
+    return this.creation.insertRow(runtime, {
+      id: taskId,
+      kind: VIDEO_TASK_KIND,
+      keyId: key.id,
+      accountId: key.accountId,
+      model: admitted.model,
+      channelId: admitted.channel.id,
+      request: admitted.call,
+      holdRequestId: taskId,
+      priceSnapshot: runtime.videoPriceSnapshot(admitted.price),
+      ...(submission.idempotencyKey === undefined ? {} : { idempotencyKey: submission.idempotencyKey }),
+      ...(requestHash === undefined ? {} : { requestHash }),
+      ...(submission.remixOf ? { remixedFromId: submission.remixOf.id } : {}),
+      deadlineAt: new Date(Date.now() + deadlineMs),
     });
   }
-
-  /** The row is committed: worker-video submits and polls the task whether or not anybody asks. */
-  private async enqueueStep(taskId: string): Promise<void> {
-    await this.stepQueues.enqueueStep(VIDEO_TASK_KIND, taskId).catch((error: unknown) => {
-      this.logger.warn({ err: error, taskId }, 'video task step job could not be enqueued');
-    });
-  }
-}
-
-/** A task created under the same Idempotency-Key: the answer when the request is the same, else 409. */
-function sameRequestOrConflict(earlier: Task, requestHash: string | undefined): Task {
-  if (earlier.kind !== VIDEO_TASK_KIND || earlier.requestHash !== requestHash) {
-    throw new GatewayError(
-      'idempotency_conflict',
-      'This Idempotency-Key was already used with a different request.',
-      { param: 'Idempotency-Key' },
-    );
-  }
-  return earlier;
 }

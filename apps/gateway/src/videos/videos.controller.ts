@@ -26,7 +26,6 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ResolvedKey } from '@gateway/auth';
 import type { GatewayConfig } from '@gateway/config';
 import {
   VIDEO_LIST_LIMITS,
@@ -47,6 +46,7 @@ import { readMultipartForm } from '../http/multipart-form.reader';
 import { CONFIG } from '../infrastructure/tokens';
 import { publicBaseOf } from '../stored-files/stored-file-url.util';
 import { idempotencyKeyOf } from '../tasks/idempotency-key.header';
+import { callerKeyOf } from '../tasks/task-submission.route';
 import { OwnedVideoTasks } from './owned-video-tasks.service';
 import { videoListAnswer, videoRemovalAnswer } from './video-answers';
 import { videoFormOf } from './video-form.mapper';
@@ -125,7 +125,7 @@ export class VideosController {
     @Query() query: Record<string, unknown>,
     @Req() request: FastifyRequest,
   ): Promise<VideoListView> {
-    const page = await this.owned.list(keyOf(request), toVideoListQuery(query));
+    const page = await this.owned.list(callerKeyOf(request), toVideoListQuery(query));
     return videoListAnswer(page, this.baseUrl(request));
   }
 
@@ -137,7 +137,7 @@ export class VideosController {
     @Param('video_id') videoId: string,
     @Req() request: FastifyRequest,
   ): Promise<VideoObjectView> {
-    return toVideoObject(await this.owned.find(keyOf(request), videoId), this.baseUrl(request));
+    return toVideoObject(await this.owned.find(callerKeyOf(request), videoId), this.baseUrl(request));
   }
 
   @Delete(':video_id')
@@ -156,7 +156,7 @@ export class VideosController {
     @Param('video_id') videoId: string,
     @Req() request: FastifyRequest,
   ): Promise<VideoDeletedView | VideoObjectView> {
-    return videoRemovalAnswer(await this.owned.remove(keyOf(request), videoId), this.baseUrl(request));
+    return videoRemovalAnswer(await this.owned.remove(callerKeyOf(request), videoId), this.baseUrl(request));
   }
 
   @Post(':video_id/remix')
@@ -175,7 +175,7 @@ export class VideosController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<VideoObjectView> {
-    const source = await this.owned.find(keyOf(request), videoId);
+    const source = await this.owned.find(callerKeyOf(request), videoId);
     if (source.status !== 'completed' || source.upstreamHandle === null) {
       throw GatewayError.invalidRequest(
         `Only a completed video can be remixed; this one is ${source.status}.`,
@@ -200,7 +200,7 @@ export class VideosController {
     reply: FastifyReply,
   ): Promise<VideoObjectView> {
     const { startedAt } = gatewayState(request);
-    const { task, warnings } = await this.videos.create(submission, keyOf(request), {
+    const { task, warnings } = await this.videos.create(submission, callerKeyOf(request), {
       requestId: request.id,
       startedAt,
     });
@@ -211,10 +211,6 @@ export class VideosController {
   private baseUrl(request: FastifyRequest): string {
     return publicBaseOf(this.config.publicBaseUrl, request);
   }
-}
-
-function keyOf(request: FastifyRequest): ResolvedKey {
-  return gatewayState(request).apiKey as ResolvedKey;
 }
 
 function isMultipart(request: FastifyRequest): boolean {

@@ -1,18 +1,14 @@
 import {
   checkJsonObject,
   checkList,
-  describeProblems,
   Field,
-  findUnstorableText,
   JsonObjectField,
   OPTIONAL_OR_NULL,
   StringField,
-  UNSTORABLE_TEXT_PROBLEM,
-  validateBody,
   VIDEO_REQUEST_LIMITS,
 } from '@gateway/contracts';
 import type { SerialisableObject } from '@gateway/providers-core';
-import { GatewayError } from '../../errors/gateway-error';
+import { validTaskBody } from '../../tasks/task-body.util';
 import type { VideoRequestDraft } from '../../videos/video-request.mapper';
 
 /** Items of one `content[]`: the wire's limits together (9 images, 3 videos, 3 audios, a text). */
@@ -63,13 +59,7 @@ export class ThetaVideoGenerationRequestDto {
  * other top-level fields beside it (named in a warning by the rules), `metadata` as sent.
  */
 export function toThetaVideoDraft(body: unknown): VideoRequestDraft {
-  const result = validateBody(ThetaVideoGenerationRequestDto, body);
-  if (!result.ok)
-    throw GatewayError.invalidRequest(describeProblems(result.problems), result.problems[0]?.field);
-  const unstorable = findUnstorableText(body);
-  if (unstorable !== undefined) {
-    throw GatewayError.invalidRequest(`${unstorable} ${UNSTORABLE_TEXT_PROBLEM}.`, unstorable);
-  }
+  validTaskBody(ThetaVideoGenerationRequestDto, body);
   const { model, content, metadata, ...others } = body as Record<string, unknown>;
   return {
     modelName: model as string,

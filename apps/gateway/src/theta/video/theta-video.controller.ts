@@ -10,10 +10,9 @@ import { isTheta2VideoModel } from '@gateway/providers';
 import { ApiKeyGuard } from '../../auth/api-key.guard';
 import { GatewayError } from '../../errors/gateway-error';
 import { warningHeader } from '../../generation/warning-header';
-import { gatewayState } from '../../http/gateway-request';
 import { CONFIG } from '../../infrastructure/tokens';
 import { publicBaseOf } from '../../stored-files/stored-file-url.util';
-import { idempotencyKeyOf } from '../../tasks/idempotency-key.header';
+import { callerKeyOf, taskSubmissionContextOf } from '../../tasks/task-submission.route';
 import { OwnedVideoTasks } from '../../videos/owned-video-tasks.service';
 import { unifiedVideoAnswer } from '../../videos/video-answers';
 import type { VideoRequestDraft } from '../../videos/video-request.mapper';
@@ -59,17 +58,17 @@ export class ThetaVideoController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<UnifiedVideoView> {
-    const state = gatewayState(request);
-    const key = state.apiKey as ResolvedKey;
+    const key = callerKeyOf(request);
+    const context = taskSubmissionContextOf(request);
     const { task, warnings } = await this.videos.create(
       {
         route: ROUTE,
         read: () => this.read(body, key),
-        idempotencyKey: idempotencyKeyOf(request),
+        idempotencyKey: context.idempotencyKey,
         reprice: (admitted) => priceByTokens(admitted, this.prices.priceFor(admitted.model)),
       },
       key,
-      { requestId: request.id, startedAt: state.startedAt },
+      context,
     );
     reply.headers(warningHeader(warnings));
     return unifiedVideoAnswer(task, publicBaseOf(this.config.publicBaseUrl, request));
@@ -80,7 +79,7 @@ export class ThetaVideoController {
   @ApiParam({ name: 'task_id', description: 'The `task_id` the create answered.' })
   @ApiOkResponse({ type: UnifiedVideoView })
   async query(@Param('task_id') taskId: string, @Req() request: FastifyRequest): Promise<UnifiedVideoView> {
-    const task = await this.owned.find(gatewayState(request).apiKey as ResolvedKey, taskId);
+    const task = await this.owned.find(callerKeyOf(request), taskId);
     return unifiedVideoAnswer(task, publicBaseOf(this.config.publicBaseUrl, request));
   }
 
