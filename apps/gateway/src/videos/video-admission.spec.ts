@@ -68,6 +68,7 @@ function routing(overrides: Partial<VideoRouting> = {}): VideoRouting {
     priceFor: (model) => PRICES[model],
     circuitClosed: () => true,
     rulesFor: () => familyRules,
+    isFamilyModel: () => false,
     ...overrides,
   };
 }
@@ -109,6 +110,12 @@ describe('admitVideo', () => {
     const byBase = admitVideo(draft('fam-1-1080p'), KEY, routing());
     expect(byBase.model).toBe('fam-1');
     expect(byBase.holdMicros).toBe(500n + 4n * 3_000n);
+  });
+
+  it('never reads a family model no channel offers as a combined name of an offered one', () => {
+    expect(admitVideo(draft('fam-1-pro'), KEY, routing()).model).toBe('fam-1');
+    const knowsFam1Pro = routing({ isFamilyModel: (model) => model === 'fam-1-pro' });
+    expect(refusalOf(() => admitVideo(draft('fam-1-pro'), KEY, knowsFam1Pro)).code).toBe('model_not_found');
   });
 
   it('lets a key limited to the base model use its combined names, and refuses others', () => {

@@ -15,6 +15,8 @@ export interface VideoRouting {
   circuitClosed(channelId: string): boolean;
   /** The video rules of a channel type that can also run tasks; undefined otherwise. */
   rulesFor(type: string): VideoRules | undefined;
+  /** Whether some channel type's rules know `model` by that very name, whether or not a channel offers it. */
+  isFamilyModel(model: string): boolean;
 }
 
 /** A video request the gateway will run: the channel it is pinned to, the call to submit, its price. */
@@ -44,7 +46,13 @@ export function admitVideo(
   remixOn?: { channelId: string },
 ): AdmittedVideo {
   const { modelName } = draft;
-  const resolved = resolveModelName(modelName, (model) => videoChannelsOf(model, routing).length > 0);
+  const offered = (model: string) => videoChannelsOf(model, routing).length > 0;
+  // A family's own model is never read as a combined name: `delta-2-pro` where only `delta-2` is
+  // offered is a model no channel serves, not `delta-2` with a `pro` billing word.
+  const resolved =
+    routing.isFamilyModel(modelName) && !offered(modelName)
+      ? undefined
+      : resolveModelName(modelName, offered);
   if (!resolved || !isModelAllowed(key, resolved.base)) assertModelAllowed(key, modelName);
   if (!resolved) throw modelNotFound(modelName);
   const price = routing.priceFor(modelName) ?? routing.priceFor(resolved.base);

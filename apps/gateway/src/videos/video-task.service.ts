@@ -3,7 +3,7 @@ import type { ResolvedKey } from '@gateway/auth';
 import { PriceBook } from '@gateway/billing';
 import type { GatewayConfig } from '@gateway/config';
 import type { Task } from '@gateway/db';
-import { taskAdapterFor, videoAdapterFor } from '@gateway/providers';
+import { isVideoFamilyModel, taskAdapterFor, videoAdapterFor } from '@gateway/providers';
 import type { JsonHandle } from '@gateway/providers-core';
 import { ChannelCatalog, CircuitBreaker } from '@gateway/routing';
 import { refusalLogOf } from '../generation/request-log-fields';
@@ -75,6 +75,7 @@ export class VideoTaskService {
       priceFor: (model) => prices.priceFor(model),
       circuitClosed: (channelId) => breaker.stateOf(channelId) === 'closed',
       rulesFor: (type) => (taskAdapterFor(type) ? videoAdapterFor(type) : undefined),
+      isFamilyModel: isVideoFamilyModel,
     };
   }
 

@@ -48,3 +48,11 @@ export function videoAdapterFor(type: string): VideoAdapter | undefined {
 export function assetAdapterFor(type: string): AssetAdapter | undefined {
   return DEFINITIONS.get(type as ChannelType)?.capabilities.asset;
 }
+
+/** Whether some channel type's video rules know `model` by that very name (offered by a channel or not). */
+export function isVideoFamilyModel(model: string): boolean {
+  for (const { capabilities } of DEFINITIONS.values()) {
+    if (capabilities.video?.servesVideoModel(model)) return true;
+  }
+  return false;
+}
