@@ -4,7 +4,6 @@ import { DEFAULT_BETA_KEY, DEFAULT_BETA_RELAY_KEY, type JournalEntry } from '@ga
 import { waitFor } from '@gateway/testing';
 import { holdsOf, until } from './alpha-demo';
 import { BetaActionClient, SUBMIT_ACTION } from './beta-action.client';
-import { startSimulatorTrustingInstance } from './gamma-demo';
 import { GatewayHarness, type GatewayInstance } from './gateway-harness';
 import { holdOf, newVideoAccount, settledCapture, startVideoWorker } from './video-demo';
 
@@ -60,7 +59,7 @@ describe('beta video on /bt and /v1/videos', () => {
     }
     ({ key } = await newVideoAccount(harness));
     worker = await startVideoWorker(harness);
-    gateway = await startSimulatorTrustingInstance(harness);
+    gateway = await harness.startSimulatorTrustingInstance();
     client = new BetaActionClient(gateway.url, key);
   });
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_GAMMA_KEY, DEFAULT_GAMMA_OFFICIAL_KEY, type JournalEntry } from '@gateway/simulators';
 import { waitFor } from '@gateway/testing';
-import type { GatewayHarness, GatewayInstance } from './gateway-harness';
+import type { GatewayHarness } from './gateway-harness';
 import { newVideoAccount } from './video-demo';
 
 /** Per call and per second by resolution tier, for every gamma model a test uses. */
@@ -74,11 +74,6 @@ export async function seedGammaDemo(harness: GatewayHarness): Promise<GammaDemo>
     models: [{ model: TOKEN_MODEL }],
   });
   return newVideoAccount(harness);
-}
-
-/** A gateway instance that may fetch result URLs from the simulator (a loopback address). */
-export function startSimulatorTrustingInstance(harness: GatewayHarness): Promise<GatewayInstance> {
-  return harness.startInstance({ ssrfAllowHosts: [new URL(harness.simulatorUrl).host] });
 }
 
 /** What one upstream create the simulator received says: the wire, its endpoint, its JSON body. */

@@ -1,4 +1,3 @@
-import type { INestApplicationContext } from '@nestjs/common';
 import { holdsOf, until } from './alpha-demo';
 import {
   GAMMA_PER_CALL,
@@ -8,12 +7,11 @@ import {
   REF_AUDIO_PER_CALL,
   REF_AUDIO_PER_SECOND_1080P,
   seedGammaDemo,
-  startSimulatorTrustingInstance,
   type GammaDemo,
   type GammaEnvelope,
 } from './gamma-demo';
-import { GatewayHarness, type GatewayInstance } from './gateway-harness';
-import { holdOf, newVideoAccount, settledCapture, startVideoWorker } from './video-demo';
+import type { GatewayHarness, GatewayInstance } from './gateway-harness';
+import { holdOf, newVideoAccount, settledCapture, startVideoStack, type VideoStack } from './video-demo';
 
 interface VideoAnswer {
   id: string;
@@ -36,20 +34,15 @@ const CLIP = 'https://img.example.test/motion.mp4';
 describe('gamma combined names, faults and refusals', () => {
   let harness: GatewayHarness;
   let gateway: GatewayInstance;
-  let worker: INestApplicationContext;
+  let stack: VideoStack<GammaDemo>;
   let demo: GammaDemo;
   let marker = 0;
 
   beforeAll(async () => {
-    harness = await GatewayHarness.start();
-    demo = await seedGammaDemo(harness);
-    worker = await startVideoWorker(harness);
-    gateway = await startSimulatorTrustingInstance(harness);
+    stack = await startVideoStack(seedGammaDemo);
+    ({ harness, gateway, demo } = stack);
   });
-  afterAll(async () => {
-    await worker?.close();
-    await harness.close();
-  });
+  afterAll(() => stack?.close());
 
   const auth = (key = demo.key) => ({ authorization: `Bearer ${key}` });
   const call = <T>(method: string, path: string, body?: unknown, key?: string) =>

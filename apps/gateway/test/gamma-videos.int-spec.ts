@@ -1,4 +1,3 @@
-import type { INestApplicationContext } from '@nestjs/common';
 import { DEFAULT_GAMMA_KEY } from '@gateway/simulators';
 import { until } from './alpha-demo';
 import {
@@ -6,12 +5,11 @@ import {
   GAMMA_PER_SECOND,
   gammaCreateOf,
   seedGammaDemo,
-  startSimulatorTrustingInstance,
   type GammaDemo,
   type GammaEnvelope,
 } from './gamma-demo';
-import { GatewayHarness, type GatewayInstance } from './gateway-harness';
-import { settledCapture, startVideoWorker } from './video-demo';
+import type { GatewayHarness, GatewayInstance } from './gateway-harness';
+import { settledCapture, startVideoStack, type VideoStack } from './video-demo';
 
 interface VideoAnswer {
   id: string;
@@ -37,20 +35,15 @@ const CLIP = 'https://img.example.test/motion.mp4';
 describe('gamma video through every submission style', () => {
   let harness: GatewayHarness;
   let gateway: GatewayInstance;
-  let worker: INestApplicationContext;
+  let stack: VideoStack<GammaDemo>;
   let demo: GammaDemo;
   let marker = 0;
 
   beforeAll(async () => {
-    harness = await GatewayHarness.start();
-    demo = await seedGammaDemo(harness);
-    worker = await startVideoWorker(harness);
-    gateway = await startSimulatorTrustingInstance(harness);
+    stack = await startVideoStack(seedGammaDemo);
+    ({ harness, gateway, demo } = stack);
   });
-  afterAll(async () => {
-    await worker?.close();
-    await harness.close();
-  });
+  afterAll(() => stack?.close());
 
   const auth = () => ({ authorization: `Bearer ${demo.key}` });
   const call = <T>(method: string, path: string, body?: unknown) =>

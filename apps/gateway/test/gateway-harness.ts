@@ -121,6 +121,14 @@ export class GatewayHarness {
   }
 
   /**
+   * An instance that may fetch result URLs from the simulator, whose loopback address the SSRF-safe
+   * fetcher refuses otherwise.
+   */
+  startSimulatorTrustingInstance(): Promise<GatewayInstance> {
+    return this.startInstance({ ssrfAllowHosts: [new URL(this.simulatorUrl).host] });
+  }
+
+  /**
    * Another gateway process-equivalent on the same database and Redis: a second instance, configured
    * like the first except for `overrides`.
    */

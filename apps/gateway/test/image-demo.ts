@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { imageSize } from 'image-size';
 import OpenAI from 'openai';
 import { PNG } from 'pngjs';
-import type { GatewayHarness, GatewayInstance } from './gateway-harness';
+import type { GatewayHarness } from './gateway-harness';
 
 /** The image families of the compat channel type (upstreams.md §2.3). */
 export const COMPAT_IMAGE_MODELS = ['img-1', 'img-2', 'img-2-pro', 'draw-2', 'draw-3', 'zeta-4-2-image'];
@@ -23,15 +23,6 @@ export interface ImageDemo {
 /** Harness settings for image tests: the object store in a directory of its own. */
 export function imageHarnessEnv(): Record<string, string> {
   return { OBJECT_STORE_DIR: mkdtempSync(join(tmpdir(), 'gw-images-')) };
-}
-
-/**
- * A gateway instance whose SSRF-safe fetcher may reach the simulator (and only its port), as an
- * operator would allow a private upstream with SSRF_ALLOW_HOSTS; the harness's first instance keeps
- * the default policy.
- */
-export function startSimulatorTrustingInstance(harness: GatewayHarness): Promise<GatewayInstance> {
-  return harness.startInstance({ ssrfAllowHosts: [new URL(harness.simulatorUrl).host] });
 }
 
 /** Prices (one per image, any tier), a compat channel offering the image families, an account and a key. */

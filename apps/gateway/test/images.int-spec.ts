@@ -7,7 +7,6 @@ import {
   openAiClient,
   pngOf,
   seedImageDemo,
-  startSimulatorTrustingInstance,
   type ImageDemo,
 } from './image-demo';
 
@@ -20,7 +19,7 @@ describe('images through the official client (compat families)', () => {
 
   beforeAll(async () => {
     harness = await GatewayHarness.start(imageHarnessEnv());
-    gateway = await startSimulatorTrustingInstance(harness);
+    gateway = await harness.startSimulatorTrustingInstance();
     demo = await seedImageDemo(harness);
   });
   afterAll(() => harness.close());

@@ -1,6 +1,5 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { GatewayHarness, type GatewayInstance } from './gateway-harness';
-import { startSimulatorTrustingInstance } from './image-demo';
 import {
   lambdaCalls,
   lambdaClient,
@@ -31,7 +30,7 @@ describe('lambda music tasks', () => {
     demo = await seedMusicDemo(harness);
     worker = await startMusicWorker(harness);
     client = lambdaClient(harness, demo.key);
-    trusting = await startSimulatorTrustingInstance(harness);
+    trusting = await harness.startSimulatorTrustingInstance();
   });
   afterAll(async () => {
     await worker?.close();

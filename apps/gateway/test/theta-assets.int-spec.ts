@@ -1,6 +1,5 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { GatewayHarness, type GatewayInstance } from './gateway-harness';
-import { startSimulatorTrustingInstance } from './image-demo';
 import {
   seedThetaChannel,
   simulatorRequests,
@@ -32,7 +31,7 @@ describe('theta asset library (ownership, SSRF, signing)', () => {
 
   beforeAll(async () => {
     harness = await GatewayHarness.start();
-    trusting = await startSimulatorTrustingInstance(harness);
+    trusting = await harness.startSimulatorTrustingInstance();
     await seedThetaChannel(harness);
     mine = new ThetaClient(harness, trusting.url, (await newVideoAccount(harness)).key);
     theirs = new ThetaClient(harness, trusting.url, (await newVideoAccount(harness)).key);

@@ -1,6 +1,5 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { GatewayHarness, type GatewayInstance } from './gateway-harness';
-import { startSimulatorTrustingInstance } from './image-demo';
 import { assetImage, seedThetaChannel, startAssetWorker, ThetaClient } from './theta-demo';
 import { newVideoAccount } from './video-demo';
 
@@ -39,7 +38,7 @@ describe('theta 2.0 refusals (nothing held)', () => {
 
   beforeAll(async () => {
     harness = await GatewayHarness.start();
-    trusting = await startSimulatorTrustingInstance(harness);
+    trusting = await harness.startSimulatorTrustingInstance();
     await seedThetaChannel(harness);
     account = await newVideoAccount(harness);
     client = new ThetaClient(harness, trusting.url, account.key);

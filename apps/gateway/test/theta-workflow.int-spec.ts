@@ -1,6 +1,5 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { GatewayHarness, type GatewayInstance } from './gateway-harness';
-import { startSimulatorTrustingInstance } from './image-demo';
 import {
   assetImage,
   seedThetaChannel,
@@ -32,7 +31,7 @@ describe('theta 2.0 workflow (assets, then a video citing them)', () => {
 
   beforeAll(async () => {
     harness = await GatewayHarness.start();
-    trusting = await startSimulatorTrustingInstance(harness);
+    trusting = await harness.startSimulatorTrustingInstance();
     await seedThetaChannel(harness);
     account = await newVideoAccount(harness);
     client = new ThetaClient(harness, trusting.url, account.key);

@@ -5,7 +5,7 @@ import OpenAI from 'openai';
 import type { JournalEntry } from '@gateway/simulators';
 import { QUEUE_NAMES, TaskStepWorkerModule, WorkerRuntimeModule } from '@gateway/tasks';
 import { waitFor } from '@gateway/testing';
-import type { GatewayHarness } from './gateway-harness';
+import { GatewayHarness, type GatewayInstance } from './gateway-harness';
 
 /** The compat video families the video tests use (upstreams.md §2.4). */
 export const COMPAT_VIDEO_MODELS = [
@@ -175,4 +175,31 @@ export async function settledCapture(harness: GatewayHarness, taskId: string): P
     [taskId],
   );
   return rows.reduce((total, row) => total + BigInt(row.amount), 0n);
+}
+
+/** A video test's stack: a harness seeded by the file, a video worker, and an instance that may fetch from the simulator. */
+export interface VideoStack<Demo> {
+  harness: GatewayHarness;
+  gateway: GatewayInstance;
+  demo: Demo;
+  close(): Promise<void>;
+}
+
+export async function startVideoStack<Demo>(
+  seed: (harness: GatewayHarness) => Promise<Demo>,
+  env: Record<string, string> = {},
+): Promise<VideoStack<Demo>> {
+  const harness = await GatewayHarness.start(env);
+  const demo = await seed(harness);
+  const worker = await startVideoWorker(harness);
+  const gateway = await harness.startSimulatorTrustingInstance();
+  return {
+    harness,
+    gateway,
+    demo,
+    close: async () => {
+      await worker.close();
+      await harness.close();
+    },
+  };
 }

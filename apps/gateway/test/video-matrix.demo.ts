@@ -10,7 +10,7 @@ import {
 import { waitFor } from '@gateway/testing';
 import { pngBytes, until } from './alpha-demo';
 import type { GatewayHarness, GatewayInstance, HttpAnswer } from './gateway-harness';
-import { newVideoAccount, settledCapture } from './video-demo';
+import { newVideoAccount, settledCapture, startVideoStack, type VideoStack } from './video-demo';
 
 /**
  * The families of the video matrix (upstreams §11) that no family test runs end to end through the
@@ -93,6 +93,14 @@ export async function seedMatrixDemo(harness: GatewayHarness): Promise<MatrixDem
     });
   }
   return newVideoAccount(harness);
+}
+
+/** What every matrix file runs against: the video stack with the matrix demo, and a client of its instance. */
+export type MatrixStack = VideoStack<MatrixDemo> & { client: MatrixClient };
+
+export async function startMatrixStack(env: Record<string, string> = {}): Promise<MatrixStack> {
+  const stack = await startVideoStack(seedMatrixDemo, env);
+  return { ...stack, client: new MatrixClient(stack.harness, stack.gateway, stack.demo.key) };
 }
 
 /**

@@ -1,9 +1,13 @@
-import type { INestApplicationContext } from '@nestjs/common';
 import { waitFor } from '@gateway/testing';
-import { startSimulatorTrustingInstance } from './gamma-demo';
-import { GatewayHarness, type GatewayInstance } from './gateway-harness';
-import { createdFields, holdOf, simulatorCreates, startVideoWorker } from './video-demo';
-import { MatrixClient, matrixPrice, seedMatrixDemo, type MatrixDemo } from './video-matrix.demo';
+import type { GatewayHarness } from './gateway-harness';
+import { createdFields, holdOf, simulatorCreates } from './video-demo';
+import {
+  MatrixClient,
+  matrixPrice,
+  startMatrixStack,
+  type MatrixStack,
+  type MatrixDemo,
+} from './video-matrix.demo';
 
 const FIRST = 'https://img.example.test/first.png';
 /** A relay's own status words (upstreams §2.4, relay vocabulary) and a result URL in `video_url`. */
@@ -17,22 +21,15 @@ const RELAY = 'words=pending+generating+succeeded++; placement=video_url; polls=
  */
 describe('nu and xi through the generic video routes', () => {
   let harness: GatewayHarness;
-  let gateway: GatewayInstance;
-  let worker: INestApplicationContext;
+  let stack: MatrixStack;
   let demo: MatrixDemo;
   let client: MatrixClient;
 
   beforeAll(async () => {
-    harness = await GatewayHarness.start();
-    demo = await seedMatrixDemo(harness);
-    worker = await startVideoWorker(harness);
-    gateway = await startSimulatorTrustingInstance(harness);
-    client = new MatrixClient(harness, gateway, demo.key);
+    stack = await startMatrixStack();
+    ({ harness, demo, client } = stack);
   });
-  afterAll(async () => {
-    await worker?.close();
-    await harness.close();
-  });
+  afterAll(() => stack?.close());
 
   async function receivedCreate(marker: string): Promise<Record<string, unknown>> {
     await waitFor(async () => (await simulatorCreates(harness, marker)).length === 1, 30_000);

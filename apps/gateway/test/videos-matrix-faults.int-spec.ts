@@ -1,11 +1,15 @@
-import type { INestApplicationContext } from '@nestjs/common';
 import { waitFor } from '@gateway/testing';
 import { holdsOf } from './alpha-demo';
-import { startSimulatorTrustingInstance } from './gamma-demo';
-import { GatewayHarness, type GatewayInstance } from './gateway-harness';
+import type { GatewayHarness } from './gateway-harness';
 import { expectSettledOnce, simulatorRouteCount } from './video-fault.checks';
-import { holdOf, newVideoAccount, startVideoWorker } from './video-demo';
-import { MatrixClient, matrixPrice, seedMatrixDemo, type MatrixDemo } from './video-matrix.demo';
+import { holdOf, newVideoAccount } from './video-demo';
+import {
+  MatrixClient,
+  matrixPrice,
+  startMatrixStack,
+  type MatrixStack,
+  type MatrixDemo,
+} from './video-matrix.demo';
 
 /** Every task of this file has a short deadline, so that an unknown status word ends within the test. */
 const DEADLINE_MS = 8_000;
@@ -44,23 +48,16 @@ const FAMILY_NAMES = Object.keys(FAMILIES) as Family[];
  */
 describe('mu, omega and eta theta 1.x: bad input and faults', () => {
   let harness: GatewayHarness;
-  let gateway: GatewayInstance;
-  let worker: INestApplicationContext;
+  let stack: MatrixStack;
   let demo: MatrixDemo;
   let client: MatrixClient;
   let marker = 0;
 
   beforeAll(async () => {
-    harness = await GatewayHarness.start({ VIDEO_TASK_DEADLINE_MS: String(DEADLINE_MS) });
-    demo = await seedMatrixDemo(harness);
-    worker = await startVideoWorker(harness);
-    gateway = await startSimulatorTrustingInstance(harness);
-    client = new MatrixClient(harness, gateway, demo.key);
+    stack = await startMatrixStack({ VIDEO_TASK_DEADLINE_MS: String(DEADLINE_MS) });
+    ({ harness, demo, client } = stack);
   });
-  afterAll(async () => {
-    await worker?.close();
-    await harness.close();
-  });
+  afterAll(() => stack?.close());
 
   const create = async (family: Family, directives: string) => {
     const created = await client.create(

@@ -1,14 +1,13 @@
-import type { INestApplicationContext } from '@nestjs/common';
 import { holdsOf } from './alpha-demo';
-import { startSimulatorTrustingInstance } from './gamma-demo';
-import { GatewayHarness, type GatewayInstance } from './gateway-harness';
-import { holdOf, newVideoAccount, startVideoWorker } from './video-demo';
+import type { GatewayHarness } from './gateway-harness';
+import { holdOf, newVideoAccount } from './video-demo';
 import {
   FRAME_DATA_URL,
   MatrixClient,
   matrixPrice,
   receivedUpstream,
-  seedMatrixDemo,
+  startMatrixStack,
+  type MatrixStack,
   UPSTREAM_CREATE,
   type MatrixDemo,
 } from './video-matrix.demo';
@@ -24,23 +23,16 @@ const FRAME_URL = 'https://img.example.test/first.png';
  */
 describe('mu through the generic video routes', () => {
   let harness: GatewayHarness;
-  let gateway: GatewayInstance;
-  let worker: INestApplicationContext;
+  let stack: MatrixStack;
   let demo: MatrixDemo;
   let client: MatrixClient;
   let marker = 0;
 
   beforeAll(async () => {
-    harness = await GatewayHarness.start();
-    demo = await seedMatrixDemo(harness);
-    worker = await startVideoWorker(harness);
-    gateway = await startSimulatorTrustingInstance(harness);
-    client = new MatrixClient(harness, gateway, demo.key);
+    stack = await startMatrixStack();
+    ({ harness, demo, client } = stack);
   });
-  afterAll(async () => {
-    await worker?.close();
-    await harness.close();
-  });
+  afterAll(() => stack?.close());
 
   const prompt = (what: string) => `${what} #${++marker} [[sim polls=2]]`;
 
