@@ -67,6 +67,9 @@ const env = {
   // The simulator answers some image families with loopback URLs, which the SSRF-safe fetcher refuses
   // unless allowed: only the simulator's own port is.
   SSRF_ALLOW_HOSTS: new URL(simulatorUrl).host,
+  // The demo answers an upstream's refusal at create (moderation) with a 400, as the first-party wire
+  // does; a deployment chooses (docs/videos.md, "Refused at create").
+  TASK_SUBMIT_AT_CREATE_MS: process.env.TASK_SUBMIT_AT_CREATE_MS ?? '5000',
 };
 step('starting the simulators, the gateway and the workers');
 const children = [

@@ -1,5 +1,6 @@
 // quickstart --check: one text generation, two image generations (Base64 and URL), one video task
-// (created, polled until completed, its bytes downloaded), one music task (submitted, fetched until
+// (created, polled until completed, its bytes downloaded), one refused by the upstream's moderation at
+// create (a 400: the demo sets TASK_SUBMIT_AT_CREATE_MS), one music task (submitted, fetched until
 // complete, a clip downloaded) and the theta 2.0 asset workflow (group, asset until Active, a video
 // citing it, its bytes), all with the demo key.
 import { imageSize } from 'image-size';
@@ -123,6 +124,19 @@ function checkVideo(demo, model) {
   });
 }
 
+/** A prompt the upstream's moderation refuses at its create: the demo answers it 400, charging nothing. */
+function checkVideoRefusal({ gatewayUrl, key }) {
+  return check('video refused by upstream moderation', async () => {
+    const refused = await postJson(`${gatewayUrl}/v1/videos`, key, {
+      model: 'delta-2',
+      prompt: 'Something forbidden [[sim block=prompt]]',
+    });
+    const code = refused.body?.error?.code;
+    const ok = refused.status === 400 && code === 'content_policy_violation';
+    return { ok, line: `${refused.status} ${code}: ${refused.body?.error?.message}` };
+  });
+}
+
 function checkMusic({ gatewayUrl, key }) {
   return check('music task lambda-v3-0', async () => {
     const submitted = await postJson(`${gatewayUrl}/lambda/submit/music`, key, {
@@ -183,6 +197,7 @@ export async function checkDemo(demo) {
     await checkImage(demo, 'img-1', 'b64_json'),
     await checkImage(demo, 'draw-2', 'url'),
     await checkVideo(demo, 'delta-2'),
+    await checkVideoRefusal(demo),
     await checkMusic(demo),
     await checkThetaAssets(demo),
   ];

@@ -54,6 +54,59 @@ describe('video task endings', () => {
     expect(await settledCapture(harness, created.id)).toBe(0n);
   });
 
+  describe('when the create makes the first step itself (TASK_SUBMIT_AT_CREATE_MS)', () => {
+    let submitting: OpenAI;
+    beforeAll(async () => {
+      const instance = await harness.startInstance({ taskSubmitAtCreateMs: 10_000 });
+      submitting = videoClient(instance.url, demo.key);
+    });
+
+    it('answers a refusal of the upstream moderation at create with 400 content_policy_violation, charging nothing', async () => {
+      const prompt = 'Refused at once [[sim block=prompt]]';
+      const options = { body: { model: 'delta-2', prompt }, headers: { 'Idempotency-Key': 'refused-once' } };
+      const refused = await submitting.post('/videos', options).catch((error: unknown) => error);
+      expect(refused).toMatchObject({ status: 400, code: 'content_policy_violation' });
+      expect(refused).toHaveProperty('type', 'invalid_request_error');
+
+      const [task] = await harness.query<{ id: string; status: string }>(
+        'select id, status from tasks where request::text like $1',
+        [`%${prompt.slice(0, 15)}%`],
+      );
+      expect(task.status).toBe('failed');
+      expect(await settledCapture(harness, task.id)).toBe(0n);
+      // Refused means not made: the task is nowhere to be seen, and the same key is refused again
+      // without a second upstream create.
+      await expect(submitting.videos.retrieve(task.id)).rejects.toMatchObject({ status: 404 });
+      const listed = await submitting.videos.list({ limit: 100 });
+      expect(listed.data.map((video) => video.id)).not.toContain(task.id);
+      const again = await submitting.post('/videos', options).catch((error: unknown) => error);
+      expect(again).toMatchObject({ status: 400, code: 'content_policy_violation' });
+      expect(await simulatorCreates(harness, prompt.slice(0, 15))).toHaveLength(1);
+    });
+
+    it('answers a task the upstream accepted already submitted, then completes it once', async () => {
+      const prompt = 'Accepted at once [[sim polls=1]]';
+      const created = await create({ model: 'delta-2', prompt }, submitting);
+      const [row] = await harness.query<{ has_handle: boolean }>(
+        'select upstream_handle is not null as has_handle from tasks where id = $1',
+        [created.id],
+      );
+      expect(row.has_handle).toBe(true);
+      expect(await untilVideoEnds(submitting, created.id)).toMatchObject({ status: 'completed' });
+      expect(await simulatorCreates(harness, prompt.slice(0, 16))).toHaveLength(1);
+      expect(await settledCapture(harness, created.id)).toBeGreaterThan(0n);
+    });
+
+    it('answers at once an upstream slower than the budget, and the worker takes the task over', async () => {
+      const slow = await harness.startInstance({ taskSubmitAtCreateMs: 200 });
+      const prompt = 'Slow to accept [[sim latency=1500]]';
+      const created = await create({ model: 'delta-2', prompt }, videoClient(slow.url, demo.key));
+      expect(created.status).toBe('queued');
+      expect(await untilVideoEnds(submitting, created.id)).toMatchObject({ status: 'completed' });
+      expect(await simulatorCreates(harness, prompt.slice(0, 14))).toHaveLength(1);
+    });
+  });
+
   it('fails a video past its deadline with the reason, releasing its hold', async () => {
     const shortDeadline: GatewayInstance = await harness.startInstance({
       videoTaskDeadlines: { defaultMs: 1_500, byFamily: new Map() },

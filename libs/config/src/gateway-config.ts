@@ -71,6 +71,12 @@ export interface GatewayConfig {
   readonly imageTaskPollIntervalMs: number;
   /** How long a video task may run, by family; set on the task row when the gateway creates it. */
   readonly videoTaskDeadlines: VideoTaskDeadlines;
+  /**
+   * 0 (the default): a task's create answers before anything reaches the upstream. Above 0: the create
+   * makes the task's first step (the upstream's create) itself and waits up to this long for it, so an
+   * upstream's refusal at create (its moderation) is answered as a 4xx instead of a failed task.
+   */
+  readonly taskSubmitAtCreateMs: number;
   readonly metricsEnabled: boolean;
   /**
    * How much the V8 heap may grow past what the last full collection kept alive before the next

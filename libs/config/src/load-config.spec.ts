@@ -47,6 +47,7 @@ describe('loadConfig', () => {
       safeFetchTimeoutMs: 30000,
       imageTaskTimeoutMs: 120000,
       imageTaskPollIntervalMs: 1000,
+      taskSubmitAtCreateMs: 0,
       objectSweepIntervalMs: 900000,
       metricsEnabled: true,
       heapGrowingPercent: 30,
@@ -75,6 +76,7 @@ describe('loadConfig', () => {
       SAFE_FETCH_TIMEOUT_MS: '500',
       IMAGE_TASK_TIMEOUT_MS: '5000',
       IMAGE_TASK_POLL_INTERVAL_MS: '50',
+      TASK_SUBMIT_AT_CREATE_MS: '5000',
       METRICS_ENABLED: 'false',
       HEAP_GROWING_PERCENT: '0',
     });
@@ -94,6 +96,7 @@ describe('loadConfig', () => {
       safeFetchMaxBytes: 2048,
       safeFetchTimeoutMs: 500,
       imageTaskTimeoutMs: 5000,
+      taskSubmitAtCreateMs: 5000,
       imageTaskPollIntervalMs: 50,
       metricsEnabled: false,
       heapGrowingPercent: 0,

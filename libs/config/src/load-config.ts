@@ -61,6 +61,7 @@ export function loadConfig(env: Environment = process.env): GatewayConfig {
     imageTaskTimeoutMs: reader.integer('IMAGE_TASK_TIMEOUT_MS', 120_000, { min: 1_000 }),
     imageTaskPollIntervalMs: reader.integer('IMAGE_TASK_POLL_INTERVAL_MS', 1_000, { min: 10 }),
     videoTaskDeadlines: parseVideoTaskDeadlines(reader),
+    taskSubmitAtCreateMs: reader.integer('TASK_SUBMIT_AT_CREATE_MS', 0, { min: 0, max: 60_000 }),
     metricsEnabled: reader.boolean('METRICS_ENABLED', true),
     heapGrowingPercent: reader.integer('HEAP_GROWING_PERCENT', 30, { min: 0, max: 300 }),
     publicBaseUrl: readPublicBaseUrl(reader),

@@ -38,10 +38,9 @@ export interface MusicRequestContext {
 }
 
 /**
- * Creates a music task: read the §9.3 body, admit it (no upstream is called from here), hold its
- * price as a row hold named by the task's id, write the task row pinned to its channel, enqueue the
- * step job with which worker-video submits it (it then polls it in batches), and hand back the row at
- * once. The same Idempotency-Key with the same request gives back the first task with nothing more
+ * Creates a music task: read the §9.3 body, admit it, hold its price as a row hold named by the
+ * task's id, write the task row pinned to its channel, start it (TaskCreation.start: by default the
+ * step job with which worker-video submits it, then polls it in batches) and hand back the row. The same Idempotency-Key with the same request gives back the first task with nothing more
  * held or created; with another request, 409. A refusal is logged with nothing charged.
  */
 @Injectable()
@@ -125,7 +124,7 @@ export class MusicTaskService {
       await this.creation.release(runtime, taskId, MUSIC_TASK_KIND);
       return sameRequestOrConflict(created.task, MUSIC_TASK_KIND, requestHash);
     }
-    await this.creation.enqueueStep(MUSIC_TASK_KIND, taskId);
+    await this.creation.start(runtime, created.task);
     return created.task;
   }
 

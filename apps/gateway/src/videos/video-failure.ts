@@ -1,4 +1,5 @@
-import { UPSTREAM_ERROR_KINDS, type UpstreamErrorKind } from '@gateway/providers-core';
+import type { UpstreamErrorKind } from '@gateway/providers-core';
+import { upstreamFailureOfReason } from '../tasks/task-failure-reason';
 
 export interface VideoError {
   code: string;
@@ -36,14 +37,14 @@ export function videoErrorOf(failureReason: string | null): VideoError {
       message: 'The video did not finish before its deadline; nothing was charged.',
     };
   }
-  const separator = reason.indexOf(': ');
-  const kind = UPSTREAM_ERROR_KINDS.find((known) => separator > 0 && known === reason.slice(0, separator));
-  if (!kind) return { code: 'task_failed', message: `The video failed: ${reason}; nothing was charged.` };
+  const failure = upstreamFailureOfReason(reason);
+  if (!failure) return { code: 'task_failed', message: `The video failed: ${reason}; nothing was charged.` };
+  const { kind } = failure;
   const upstreamWords = kind === 'content_policy' || kind === 'bad_request';
   return {
     code: CODE_BY_KIND[kind],
     message: upstreamWords
-      ? reason.slice(separator + 2)
+      ? failure.message
       : 'The upstream could not make the video; nothing was charged.',
   };
 }

@@ -51,9 +51,9 @@ export interface CreatedVideo {
 }
 
 /**
- * Creates a video task: read the request, resolve and admit it (no upstream is called from here),
- * hold its price as a row hold named by the task's id, write the task row pinned to its channel,
- * enqueue the step job that worker-video runs, and hand back the row at once. The same
+ * Creates a video task: read the request, resolve and admit it, hold its price as a row hold named by
+ * the task's id, write the task row pinned to its channel, start it (TaskCreation.start: by default
+ * the step job that worker-video runs, nothing sent upstream from here) and hand back the row. The same
  * Idempotency-Key with the same request gives back the first task with nothing more held or created;
  * with another request, 409.
  */
@@ -126,9 +126,7 @@ export class VideoTaskService {
       await this.creation.release(runtime, taskId, VIDEO_TASK_KIND);
       return { task: sameRequestOrConflict(created.task, VIDEO_TASK_KIND, requestHash), warnings: [] };
     }
-    // Not awaited: with Redis away, the job waits in the client's offline queue (and the worker's sweep
-    // finds the row anyway); the client has its answer at once.
-    void this.creation.enqueueStep(VIDEO_TASK_KIND, taskId);
+    await this.creation.start(runtime, created.task);
     return { task: created.task, warnings: admitted.warnings };
   }
 
