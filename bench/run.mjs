@@ -2,7 +2,8 @@
 // rounds; writes bench/results/<timestamp>/ (raw.json, summary.md, latency-throughput.svg) and, for an
 // unfiltered full run, docs/benchmarks.md. See bench/README.md.
 //   --smoke                 1 round × 2 s, 100 open streams, 200 video tasks of 15 s (CI: "the harness never rots")
-//   --scenario a,b          latency, throughput, stream, ttfb, large-prompt, open-streams, images, tasks
+//   --scenario a,b          latency, throughput, stream, ttfb, large-prompt, open-streams, images, tasks,
+//                           body-memory
 //   --targets a,b           direct, proxy, gateway, gateway-warn, insert-enqueue (needs gateway), peer
 //   --profile               the gateway runs under --cpu-prof; its self time is grouped by package
 //   --no-build              use the existing dist/
@@ -13,11 +14,25 @@ import { cpus, release, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import {
+  alphaReferenceBody,
+  BODY_MEMORY_BYTES,
+  BODY_MEMORY_CHECK_BYTES,
+  describeBodyMemory,
+  runBodyMemoryRound,
+} from './lib/body-memory.mjs';
 import { CLOCK_TICKS_PER_SECOND } from './lib/proc-stats.mjs';
 import { preflight, runOpenStreams, runTimeToFirstByte, runWrkScenario } from './lib/runner.mjs';
 import { runTaskCreations, runTaskLoad } from './lib/task-run.mjs';
 import { takeRunLock } from './lib/run-lock.mjs';
-import { openStreamPrompt, requestBody, SCENARIOS, scenarioPlan, streamEndMarker } from './lib/scenarios.mjs';
+import {
+  openStreamPrompt,
+  requestBody,
+  requestHeaders,
+  SCENARIOS,
+  scenarioPlan,
+  streamEndMarker,
+} from './lib/scenarios.mjs';
 import { orderForRound } from './lib/stats.mjs';
 import { deriveFigures, renderBenchmarksDoc, renderSummary } from './lib/summary.mjs';
 import { plotDataFromFigures, renderLatencyThroughputSvg } from './lib/svg-plot.mjs';
@@ -210,6 +225,7 @@ async function startTargets() {
 const formatMs = (value) => (typeof value === 'number' ? `${(value / 1000).toFixed(2)} s` : '—');
 
 function describeRun(record) {
+  if (record.bodyMemory) return describeBodyMemory(record);
   const latency = record.latencyUs
     ? `p50 ${(record.latencyUs.p50 / 1000).toFixed(3)} p99 ${(record.latencyUs.p99 / 1000).toFixed(3)} ms`
     : '';
@@ -227,7 +243,64 @@ function describeRun(record) {
   return `${tasks}${rate}${open}${latency} errors ${record.errors?.total ?? '?'} ${cpu}rss ${record.rssMiB?.main?.toFixed(1)} MiB others ${record.cpu?.otherCores?.toFixed(2)}${record.noisy ? ' (noisy)' : ''}`;
 }
 
+/** Runs one measurement and keeps it (or why it failed) in raw.json's runs; logs either. */
+async function recordRun(base, measure) {
+  if (interrupted) throw new Error('interrupted');
+  stack.assertAlive();
+  const label = `${base.scenario} ${base.family} ${base.target} ${base.round === 0 ? 'warm-up' : `r${base.round}`}`;
+  try {
+    const run = { ...base, ...(await measure()) };
+    results.runs.push(run);
+    log(`${label}: ${describeRun(run)}`);
+  } catch (error) {
+    results.runs.push({ ...base, requests: 0, failure: error.message, errors: { total: 0 } });
+    log(`!! ${label} failed: ${error.message}`);
+  }
+}
+
+/**
+ * One 20 MiB alpha body per round on the gateway's main process. The check request is a small body of
+ * the same shape, kept as round 0: it loads what any task route loads on its first call (the task
+ * runtime), so that the rounds measure what the body costs, the first of them in a process that has
+ * never held one.
+ */
+async function runBodyMemory(scenario, targets) {
+  const body = alphaReferenceBody(BODY_MEMORY_BYTES);
+  const checkBody = alphaReferenceBody(BODY_MEMORY_CHECK_BYTES);
+  for (const { family, targets: names } of scenarioPlan(scenario, targets)) {
+    for (const name of names) {
+      const target = targets[name];
+      const headers = requestHeaders(scenario, target, family);
+      const measure = (sent) => () => runBodyMemoryRound({ target, family, headers, body: sent });
+      const base = { scenario: scenario.name, kind: scenario.kind, family, target: name, connections: 1 };
+      stack.assertAlive();
+      let problem;
+      try {
+        const check = await measure(checkBody)();
+        problem = check.errors.firstFailure;
+        if (!problem) {
+          results.runs.push({ ...base, round: 0, ...check });
+          log(`${scenario.name} ${family} ${name} check (round 0): ${describeBodyMemory(check)}`);
+        }
+      } catch (error) {
+        problem = `request failed: ${error.message}`;
+      }
+      if (problem) {
+        results.skipped.push({ scenario: scenario.name, family, target: name, problem });
+        log(
+          `!! ${scenario.name} ${family} ${name}: check request failed (${problem.slice(0, 200)}); not measured`,
+        );
+        continue;
+      }
+      for (let round = 1; round <= settings.rounds; round += 1)
+        await recordRun({ ...base, round }, measure(body));
+    }
+  }
+  saveRaw();
+}
+
 async function runScenario(scenario, targets) {
+  if (scenario.kind === 'body-memory') return runBodyMemory(scenario, targets);
   const pairs = [];
   for (const { family, targets: names } of scenarioPlan(scenario, targets)) {
     const request =
@@ -321,28 +394,18 @@ async function runScenario(scenario, targets) {
       deadlineMs: (settings.openStreamSeconds * 4 + 30) * 1000,
     });
   };
-  const record = async (pair, round) => {
-    if (interrupted) throw new Error('interrupted');
-    stack.assertAlive();
-    const base = {
-      scenario: scenario.name,
-      kind: scenario.kind,
-      family: pair.family,
-      target: pair.name,
-      round,
-      connections: scenario.connections,
-    };
-    try {
-      const run = { ...base, ...(await runOnce(pair, round)) };
-      results.runs.push(run);
-      log(
-        `${scenario.name} ${pair.family} ${pair.name} ${round === 0 ? 'warm-up' : `r${round}`}: ${describeRun(run)}`,
-      );
-    } catch (error) {
-      results.runs.push({ ...base, requests: 0, failure: error.message, errors: { total: 0 } });
-      log(`!! ${scenario.name} ${pair.family} ${pair.name} r${round} failed: ${error.message}`);
-    }
-  };
+  const record = (pair, round) =>
+    recordRun(
+      {
+        scenario: scenario.name,
+        kind: scenario.kind,
+        family: pair.family,
+        target: pair.name,
+        round,
+        connections: scenario.connections,
+      },
+      () => runOnce(pair, round),
+    );
   if ((scenario.kind === 'wrk' || scenario.warmUpRequest) && settings.warmupSeconds > 0) {
     for (const pair of pairs) await record(pair, 0);
   }

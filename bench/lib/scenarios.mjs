@@ -1,17 +1,19 @@
 // What is measured: the scenarios, the requests they send per route family, and how an answer is
 // recognised as a success. Route families: "native" (contents/parts under /v1beta), "openai"
-// (OpenAI-style chat under /v1), the two answer formats of /v1/images/generations and "video-tasks"
-// (POST /v1/videos).
+// (OpenAI-style chat under /v1), the two answer formats of /v1/images/generations, "video-tasks"
+// (POST /v1/videos) and "alpha-reference" (the alpha family's POST /alpha/ent/v2/reference2video).
 
 export const FAMILIES = ['native', 'openai'];
 export const IMAGE_FAMILIES = ['image-url', 'image-b64'];
 export const TASK_FAMILIES = ['video-tasks'];
+export const ALPHA_REFERENCE_FAMILY = 'alpha-reference';
 export const FAMILY_LABELS = {
   native: 'native generateContent',
   openai: 'OpenAI-style chat',
   'image-url': 'images/generations, response_format url',
   'image-b64': 'images/generations, response_format b64_json',
   'video-tasks': 'videos, create then poll to completion',
+  [ALPHA_REFERENCE_FAMILY]: 'alpha reference2video, one 20 MiB body at a time',
 };
 const IMAGE_RESPONSE_FORMATS = { 'image-url': 'url', 'image-b64': 'b64_json' };
 
@@ -105,6 +107,16 @@ export const SCENARIOS = [
     // It goes first: the gateway's run waits for pg_stat_database to show what ran before it.
     targets: ['insert-enqueue', 'gateway'],
   },
+  {
+    name: 'body-memory',
+    title: '9. A 20 MiB alpha reference2video body (peak RSS growth of the gateway)',
+    kind: 'body-memory',
+    families: [ALPHA_REFERENCE_FAMILY],
+    // The alpha route takes the stack's bearer key, the one the gateway target holds for /v1/videos.
+    keyFamily: 'video-tasks',
+    // The demo's alpha channel and prices (tools/lib/demo-seed.mjs) exist on the gateway stack only.
+    targets: ['gateway'],
+  },
 ];
 
 /** A prompt of exactly `bytes` ASCII characters (ordinary words, so tokenisation is not degenerate). */
@@ -123,6 +135,7 @@ const isImageFamily = (family) => IMAGE_FAMILIES.includes(family);
 const isTaskFamily = (family) => TASK_FAMILIES.includes(family);
 
 export function requestPath(family, stream) {
+  if (family === ALPHA_REFERENCE_FAMILY) return '/alpha/ent/v2/reference2video';
   if (isImageFamily(family)) return '/v1/images/generations';
   if (isTaskFamily(family)) return '/v1/videos';
   if (family === 'native') {
@@ -178,6 +191,10 @@ export function answerProblem(family, stream, status, text) {
     return `not JSON: ${text.slice(0, 200)}`;
   }
   if (isImageFamily(family)) return imageAnswerProblem(family, message, text);
+  if (family === ALPHA_REFERENCE_FAMILY) {
+    const accepted = typeof message.task_id === 'string' && message.task_id !== '';
+    return accepted ? null : `no task_id in the answer: ${text.slice(0, 200)}`;
+  }
   if (isTaskFamily(family)) {
     const created = message.object === 'video' && typeof message.id === 'string' && message.id !== '';
     return created ? null : `not a video object: ${text.slice(0, 200)}`;
@@ -196,12 +213,17 @@ function imageAnswerProblem(family, message, text) {
   return missing === -1 ? null : `data[${missing}] has no ${field}: ${text.slice(0, 200)}`;
 }
 
+/** The headers (the key) a target takes for a scenario's family; undefined when it does not serve it. */
+export function requestHeaders(scenario, target, family) {
+  return target?.families[scenario.keyFamily ?? family];
+}
+
 /** Which (family, target) pairs a scenario runs, given the targets that are up. */
 export function scenarioPlan(scenario, availableTargets) {
   return (scenario.families ?? FAMILIES)
     .map((family) => ({
       family,
-      targets: scenario.targets.filter((name) => availableTargets[name]?.families[family]),
+      targets: scenario.targets.filter((name) => requestHeaders(scenario, availableTargets[name], family)),
     }))
     .filter((entry) => entry.targets.length > 0);
 }

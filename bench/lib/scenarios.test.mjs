@@ -5,6 +5,7 @@ import {
   largePrompt,
   openStreamPrompt,
   requestBody,
+  requestHeaders,
   requestPath,
   scenarioPlan,
   SCENARIOS,
@@ -118,4 +119,25 @@ test('the image plan runs only the image families, on the targets that serve the
     { family: 'image-url', targets: ['direct'] },
     { family: 'image-b64', targets: ['direct'] },
   ]);
+});
+
+test('the body-memory scenario runs on the gateway alone, with the key the gateway holds for videos', () => {
+  const bodyMemory = SCENARIOS.find((scenario) => scenario.name === 'body-memory');
+  const gatewayKey = { authorization: 'Bearer gateway-key' };
+  const targets = {
+    direct: { families: { openai: {}, 'image-url': {} } },
+    gateway: { families: { openai: gatewayKey, 'video-tasks': gatewayKey } },
+    'insert-enqueue': { families: { 'video-tasks': gatewayKey } },
+  };
+  assert.deepEqual(scenarioPlan(bodyMemory, targets), [{ family: 'alpha-reference', targets: ['gateway'] }]);
+  assert.equal(requestHeaders(bodyMemory, targets.gateway, 'alpha-reference'), gatewayKey);
+  assert.deepEqual(scenarioPlan(bodyMemory, { gateway: { families: { openai: gatewayKey } } }), []);
+  assert.equal(requestPath('alpha-reference', false), '/alpha/ent/v2/reference2video');
+});
+
+test('an alpha submission succeeds only when it answers a task id', () => {
+  const accepted = '{"task_id":"task_1","status":"submitted","created_at":1}';
+  assert.equal(answerProblem('alpha-reference', false, 200, accepted), null);
+  assert.match(answerProblem('alpha-reference', false, 200, '{"task_id":""}'), /no task_id/);
+  assert.match(answerProblem('alpha-reference', false, 413, '{"code":413}'), /status 413/);
 });

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { bodyMemoryFigures } from './body-memory.mjs';
 import {
+  BODY_MEMORY_CHECK,
   CHECKS,
   checklistRows,
   checkStatus,
@@ -277,4 +279,66 @@ test('task creations are scored against the plain insert-and-enqueue of the same
   );
   // The baseline has no tasks of its own to report: one gateway block of phase tables, one check table.
   assert.equal(markdown.match(/\| target \(performance\.md\) \| must \| goal \| measured \|/g).length, 1);
+});
+
+const MIB = 1024 * 1024;
+
+function bodyMemoryRun(round, growthMiB, errors = { total: 0, firstFailure: null }) {
+  return {
+    scenario: 'body-memory',
+    kind: 'body-memory',
+    family: 'alpha-reference',
+    target: 'gateway',
+    round,
+    connections: 1,
+    requests: 1,
+    errors,
+    bodyMemory: bodyMemoryFigures({
+      bodyBytes: 20 * MIB,
+      rssBeforeBytes: 120 * MIB,
+      peakBytes: (120 + growthMiB) * MIB,
+      rssAfterBytes: 126 * MIB,
+      answerMs: 140,
+    }),
+  };
+}
+
+test('the 20 MiB body is scored on the worst peak growth of the rounds that answered a task', () => {
+  assert.equal(checkStatus(BODY_MEMORY_CHECK, 1.9), 'goal');
+  assert.equal(checkStatus(BODY_MEMORY_CHECK, 2.5), 'must');
+  assert.equal(checkStatus(BODY_MEMORY_CHECK, 3.01), 'missed');
+  const outcome = results([
+    bodyMemoryRun(0, 80),
+    bodyMemoryRun(1, 50),
+    bodyMemoryRun(2, 30),
+    bodyMemoryRun(3, 44),
+    bodyMemoryRun(4, 1, { total: 1, firstFailure: 'status 413: larger | than the limit' }),
+  ]);
+  const figures = deriveFigures(outcome);
+  // Rounds 1-3: 50, 30 and 44 MiB over 20 MiB → worst 50 / 20 = 2.5 (median 2.2); round 0 is the check.
+  assert.equal(BODY_MEMORY_CHECK.read(figures, 'gateway'), 2.5);
+  assert.equal(BODY_MEMORY_CHECK.read(figures, 'gateway-warn'), null);
+  const markdown = renderSummary(outcome, figures);
+  assert.match(
+    markdown,
+    /\| a 20 MB request body validated \(alpha reference images\): peak RSS growth, worst round \| ≤ 3× body \| ≤ 2× body \| ✅ must 2\.500× \|/,
+  );
+  assert.match(markdown, /## 9\. A 20 MiB alpha reference2video body/);
+  assert.match(markdown, /\| 0 \(check\) \| 20,971,520 \| 120\.0 \| 80\.0 \| 4\.000× \| 6\.0 \| 140 \|/);
+  assert.match(markdown, /\| 2 \| 20,971,520 \| 120\.0 \| 30\.0 \| 1\.500× \| 6\.0 \| 140 \|/);
+  assert.match(
+    markdown,
+    /\| 4 \| 20,971,520 \| 120\.0 \| 1\.0 \| 0\.050× ❌ status 413: larger \\\| than the limit \|/,
+  );
+  assert.match(
+    markdown,
+    /\| \*\*median of 3\*\* \| 20,971,520 \| 120\.0 \| 44\.0 \| 2\.200× \| 6\.0 \| — \|/,
+  );
+  assert.match(markdown, /\| \*\*worst of 3\*\* \| {2}\| {2}\| {2}\| 2\.500× \| {2}\| {2}\|/);
+});
+
+test('without the body-memory scenario its check-list row says it was not measured', () => {
+  const markdown = renderSummary(results([]), deriveFigures(results([])));
+  assert.match(markdown, /\| a 20 MB request body validated .* \| ≤ 3× body \| ≤ 2× body \| — \|/);
+  assert.doesNotMatch(markdown, /## 9\./);
 });

@@ -64,7 +64,7 @@ describe('worker-video (Postgres, Redis)', () => {
     database = await createTestDatabase();
     pool = createPgPool(database.url, 4);
     prisma = createPrismaClient(pool);
-    store = new TaskStore(prisma);
+    store = new TaskStore(prisma, pool);
     await prisma.account.create({ data: { id: 'acct_video', name: 'video', balance: 100_000_000n } });
     await prisma.channel.create({
       data: {

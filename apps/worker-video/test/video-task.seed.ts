@@ -41,7 +41,7 @@ export class VideoTaskSeed {
     private readonly queue: Queue,
   ) {
     this.holds = new HoldService(pool);
-    this.store = new TaskStore(prisma);
+    this.store = new TaskStore(prisma, pool);
   }
 
   /** The account with `creditMicros` (a ledger credit, so that the books balance) and the channel. */

@@ -249,7 +249,7 @@ describe('worker-video under SIGKILL (production build, Postgres, Redis, compat 
     const logger = createLogger({ level: 'silent', name: 'video-chaos-test' });
     const processor = () =>
       new TaskStepProcessor({
-        store: new TaskStore(prisma),
+        store: new TaskStore(prisma, pool),
         adapters: taskAdaptersByType(),
         channels: new PrismaTaskChannelResolver(
           prisma,

@@ -98,7 +98,7 @@ export function describeUnadaptedTaskKind(scenario: UnadaptedTaskKindScenario): 
         amount: HOLD_MICROS,
         ttlMs: 3_600_000,
       });
-      const store = new TaskStore(prisma);
+      const store = new TaskStore(prisma, pool);
       const { task } = await store.create({
         id: `${kind}_1`,
         kind,

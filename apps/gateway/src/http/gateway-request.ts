@@ -3,7 +3,7 @@ import type { ResolvedKey } from '@gateway/auth';
 
 /** What the gateway attaches to a Fastify request on its way through. */
 export interface GatewayRequestState {
-  /** The client's JSON body exactly as received, for byte-exact pass-through. */
+  /** The client's JSON body exactly as received, for byte-exact pass-through (`forwardsRawBody` routes). */
   rawBody?: Buffer;
   apiKey?: ResolvedKey;
   startedAt: number;

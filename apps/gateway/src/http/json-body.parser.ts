@@ -8,6 +8,12 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Set on a route whose JSON body limit is its own (see JsonBodyLimit). */
     jsonBodyLimitBytes?: number;
+    /**
+     * Set on a route that may forward the client's body byte for byte (the text generation routes):
+     * only there are the bytes kept beside the parsed value. Elsewhere they are garbage once parsed,
+     * which is what keeps a 20 MB body from being held twice while it is validated and stored.
+     */
+    forwardsRawBody?: boolean;
   }
 }
 
@@ -44,9 +50,9 @@ function parseJsonBody(body: Buffer): unknown {
 }
 
 /**
- * Replaces Fastify's JSON parser with one that keeps the original bytes beside the parsed value: a
- * request the gateway does not need to rewrite is forwarded upstream byte for byte, unknown fields
- * included. Any other content type on a body-carrying route is refused with a message naming it.
+ * Replaces Fastify's JSON parser with one that keeps the original bytes beside the parsed value on the
+ * routes that forward them (`forwardsRawBody`): a request the gateway does not need to rewrite is
+ * forwarded upstream byte for byte, unknown fields included. Any other content type on a body-carrying route is refused with a message naming it.
  */
 export function registerJsonBodyParser(fastify: FastifyInstance, bodyLimitBytes: number): void {
   // Fastify checks a route's own limit instead of the parser's; registered before the routes are.
@@ -59,7 +65,7 @@ export function registerJsonBodyParser(fastify: FastifyInstance, bodyLimitBytes:
     'application/json',
     { parseAs: 'buffer', bodyLimit: bodyLimitBytes },
     (request, body: Buffer, done) => {
-      (request as GatewayRequest).gateway.rawBody = body;
+      if (request.routeOptions.config.forwardsRawBody) (request as GatewayRequest).gateway.rawBody = body;
       if (body.length === 0) {
         done(
           GatewayError.invalidRequest('Request body is empty; a JSON object is required.', '(body)'),

@@ -52,7 +52,7 @@ export class TaskRuntime {
 
   constructor(deps: TaskRuntimeDependencies) {
     this.prisma = createPrismaClient(deps.pool);
-    this.store = new TaskStore(this.prisma);
+    this.store = new TaskStore(this.prisma, deps.pool);
     this.settlement = new TaskSettlementService(deps.settlements, this.prisma);
     this.channels = new PrismaTaskChannelResolver(
       this.prisma,

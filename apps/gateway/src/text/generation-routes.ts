@@ -27,7 +27,9 @@ export class GenerationRoutes implements OnModuleInit {
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     for (const route of GENERATION_ROUTES) {
-      fastify.post(route.path, (request, reply) => this.serve(request, reply, route));
+      fastify.post(route.path, { config: { forwardsRawBody: true } }, (request, reply) =>
+        this.serve(request, reply, route),
+      );
     }
   }
 

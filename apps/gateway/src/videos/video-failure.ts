@@ -43,8 +43,6 @@ export function videoErrorOf(failureReason: string | null): VideoError {
   const upstreamWords = kind === 'content_policy' || kind === 'bad_request';
   return {
     code: CODE_BY_KIND[kind],
-    message: upstreamWords
-      ? failure.message
-      : 'The upstream could not make the video; nothing was charged.',
+    message: upstreamWords ? failure.message : 'The upstream could not make the video; nothing was charged.',
   };
 }

@@ -195,7 +195,9 @@ describe('hostile bodies (fuzz corpus) against the text, image, /bt, video and g
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
     expect(wrong).toEqual([]);
-  });
+    // Every body on every route, some of them megabytes: 27-30 s alone, over a minute in the full
+    // parallel suite on a 2-core machine. Bounded work, so a longer limit than the suite's default.
+  }, 180_000);
 
   it('charged nothing: the balance is untouched, nothing is held, the ledger has no capture', async () => {
     await harness.settled();

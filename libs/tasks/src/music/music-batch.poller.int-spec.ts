@@ -60,7 +60,7 @@ describe('MusicBatchPoller (Postgres)', () => {
     database = await createTestDatabase();
     pool = createPgPool(database.url, 6);
     prisma = createPrismaClient(pool);
-    store = new TaskStore(prisma);
+    store = new TaskStore(prisma, pool);
     holds = new HoldService(pool);
     settlement = new TaskSettlementService(new SettlementService(pool), prisma);
     await prisma.account.create({ data: { id: 'acct_music', name: 'music', balance: 1_000_000_000n } });

@@ -87,7 +87,7 @@ export class MusicPollModule implements OnApplicationShutdown {
             const settlement = new TaskSettlementService(new SettlementService(pool), prisma);
             // Only its recordPoll is used: the same transitions and settlement as the step jobs'.
             const processor = new TaskStepProcessor({
-              store: new TaskStore(prisma),
+              store: new TaskStore(prisma, pool),
               adapters,
               channels: new PrismaTaskChannelResolver(prisma, connectChannel),
               releaseHold: (holdRequestId) => settlement.releaseHold(holdRequestId),

@@ -30,7 +30,7 @@ describe('StrandedTaskSweep (Postgres, Redis)', () => {
     database = await createTestDatabase();
     pool = createPgPool(database.url, 4);
     prisma = createPrismaClient(pool);
-    store = new TaskStore(prisma);
+    store = new TaskStore(prisma, pool);
   });
 
   beforeEach(async () => {

@@ -107,8 +107,8 @@ export class TaskStepWorkerModule implements OnApplicationShutdown {
         { provide: TASK_UPSTREAM_HTTP, useFactory: () => createUndiciHttpClient() },
         {
           provide: TaskStore,
-          useFactory: (prisma: PrismaClient) => new TaskStore(prisma),
-          inject: [PRISMA_CLIENT],
+          useFactory: (prisma: PrismaClient, pool: Pool) => new TaskStore(prisma, pool),
+          inject: [PRISMA_CLIENT, PG_POOL],
         },
         {
           provide: TaskSettlementService,

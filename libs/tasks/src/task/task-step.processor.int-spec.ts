@@ -65,7 +65,7 @@ describe('TaskStepProcessor (Postgres)', () => {
     database = await createTestDatabase();
     pool = createPgPool(database.url, 6);
     prisma = createPrismaClient(pool);
-    store = new TaskStore(prisma);
+    store = new TaskStore(prisma, pool);
     holds = new HoldService(pool);
     taskSettlement = new TaskSettlementService(new SettlementService(pool), prisma);
     await prisma.account.create({ data: { id: 'acct_tasks', name: 'tasks', balance: 1_000_000_000n } });

@@ -15,7 +15,7 @@ describe('TaskStore: an account’s own tasks (Postgres)', () => {
     database = await createTestDatabase();
     pool = createPgPool(database.url, 4);
     prisma = createPrismaClient(pool);
-    store = new TaskStore(prisma);
+    store = new TaskStore(prisma, pool);
   });
 
   afterAll(async () => {

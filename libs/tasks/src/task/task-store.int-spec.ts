@@ -14,7 +14,7 @@ describe('TaskStore (Postgres)', () => {
     database = await createTestDatabase();
     pool = createPgPool(database.url, 4);
     prisma = createPrismaClient(pool);
-    store = new TaskStore(prisma);
+    store = new TaskStore(prisma, pool);
   });
 
   afterAll(async () => {

@@ -1,5 +1,6 @@
 import { Prisma, type PrismaClient, type Task } from '@gateway/db';
 import type { JsonHandle, JsonObject } from './json-value';
+import { insertTaskRow, type TaskRowPool } from './task-row.insert';
 import { canTransition, TERMINAL_TASK_STATUSES, TASK_STATUSES, type TaskStatus } from './task-status';
 
 /** What the gateway knows when it creates a task; everything else starts at its default. */
@@ -62,15 +63,16 @@ const OPEN_STATUSES = TASK_STATUSES.filter((status) => !TERMINAL_TASK_STATUSES.h
 
 const LISTING_ORDER = { asc: Prisma.sql`ASC`, desc: Prisma.sql`DESC` } as const;
 
-/** Unique-constraint violation, as Prisma reports it. */
-const UNIQUE_VIOLATION = 'P2002';
-
 /**
  * The only writer of `tasks`. Every status change is a compare-and-swap on the current status, so
  * that of two processes racing to the same terminal state exactly one wins and settles.
  */
 export class TaskStore {
-  constructor(private readonly prisma: PrismaClient) {}
+  /** `pool` writes new rows (see insertTaskRow); Prisma everything else. */
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly pool: TaskRowPool,
+  ) {}
 
   findById(taskId: string): Promise<Task | null> {
     return this.prisma.task.findUnique({ where: { id: taskId } });
@@ -139,20 +141,14 @@ export class TaskStore {
 
   /** Idempotent per (keyId, idempotencyKey): a repeated submission gets the first task back. */
   async create(row: NewTask): Promise<CreatedTask> {
-    try {
-      // The request is not read back: it can hold megabytes of `data:` images, which Prisma would
-      // parse a second time; the row's request is the one just written.
-      const stored = await this.prisma.task.create({
-        data: { ...row, status: 'queued' },
-        omit: { request: true },
-      });
-      return { task: { ...stored, request: row.request }, created: true };
-    } catch (error) {
-      if (!isUniqueViolation(error) || row.idempotencyKey === undefined) throw error;
-      const existing = await this.findByIdempotencyKey(row.keyId, row.idempotencyKey);
-      if (!existing) throw error;
-      return { task: existing, created: false };
-    }
+    const task = await insertTaskRow(this.pool, row, new Date());
+    if (task) return { task, created: true };
+    const existing =
+      row.idempotencyKey === undefined
+        ? null
+        : await this.findByIdempotencyKey(row.keyId, row.idempotencyKey);
+    if (!existing) throw new Error(`task ${row.id} was not written, and no task holds its idempotency key`);
+    return { task: existing, created: false };
   }
 
   /**
@@ -232,8 +228,4 @@ export class TaskStore {
       take: limit,
     });
   }
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === UNIQUE_VIOLATION;
 }
