@@ -42,6 +42,23 @@ describe('producedByTask', () => {
     expect(producedByTask({ kind: 'music', priceSnapshot: null }, completed())).toEqual({});
   });
 
+  it('keeps the tokens reported for a video beside its seconds, storable', () => {
+    const reported = completed({
+      video: { seconds: 5 },
+      tokens: { inputTokens: 0, outputTokens: 108_900 },
+    });
+    expect(producedByTask({ kind: 'video', priceSnapshot: videoSnapshot }, reported)).toEqual({
+      mediaSeconds: 5,
+      inputTokens: 0,
+      outputTokens: 108_900,
+    });
+    const wild = completed({ tokens: { inputTokens: -4, outputTokens: 1e12 } });
+    expect(producedByTask({ kind: 'video', priceSnapshot: videoSnapshot }, wild)).toMatchObject({
+      inputTokens: 0,
+      outputTokens: 2_147_483_647,
+    });
+  });
+
   it('keeps a report beyond what the column holds storable', () => {
     const huge = completed({ video: { seconds: 1e12 } });
     expect(producedByTask({ kind: 'video', priceSnapshot: videoSnapshot }, huge)).toEqual({

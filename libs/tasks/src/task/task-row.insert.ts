@@ -55,6 +55,8 @@ export async function insertTaskRow(pool: TaskRowPool, row: NewTask, now: Date):
     resultUrl: null,
     imageCount: null,
     mediaSeconds: null,
+    inputTokens: null,
+    outputTokens: null,
     failureReason: null,
     idempotencyKey: row.idempotencyKey ?? null,
     requestHash: row.requestHash ?? null,

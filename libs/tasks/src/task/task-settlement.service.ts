@@ -36,8 +36,8 @@ export class TaskSettlementService {
     if (task.holdRequestId === null) return;
     const hold = await this.findHold(task.holdRequestId);
     if (!hold) return;
-    const tokens = outcome.state === 'completed' ? outcome.usage?.tokens : undefined;
     const produced = outcome.state === 'completed' ? producedOf(task, outcome) : {};
+    const tokens = produced.tokens;
     const imageCount = imageTaskPriceOf(task.priceSnapshot) ? (produced.imageCount ?? 0) : 0;
     const mediaSeconds = produced.mediaSeconds ?? 0;
     const captureMicros =
@@ -103,7 +103,7 @@ function captureOf(
   const imagePrice = imageTaskPriceOf(task.priceSnapshot);
   if (imagePrice) return imagePrice.perCallMicros + BigInt(produced.imageCount) * imagePrice.perImageMicros;
   const videoPrice = videoTaskPriceOf(task.priceSnapshot);
-  // A settlement re-run after a crash has no reported tokens: it captures the held estimate.
+  // Without reported tokens (the upstream did not say) it captures the held estimate.
   if (videoPrice?.tokens) {
     const { inputPerMillionMicros, outputPerMillionMicros, heldTokens } = videoPrice.tokens;
     return textCostMicros(produced.tokens ?? { inputTokens: 0, outputTokens: heldTokens }, {
@@ -122,10 +122,19 @@ function captureOf(
  * settlement re-run after a crash captures the same amount. A row completed before those columns
  * were written has only the outcome.
  */
-function producedOf(task: Task, outcome: TaskCompleted): { imageCount?: number; mediaSeconds?: number } {
+function producedOf(
+  task: Task,
+  outcome: TaskCompleted,
+): { imageCount?: number; mediaSeconds?: number; tokens?: TokenUsage } {
   const fromOutcome = producedByTask(task, outcome);
+  const inputTokens = task.inputTokens ?? fromOutcome.inputTokens;
+  const outputTokens = task.outputTokens ?? fromOutcome.outputTokens;
   return {
     imageCount: task.imageCount ?? fromOutcome.imageCount,
     mediaSeconds: task.mediaSeconds ?? fromOutcome.mediaSeconds,
+    tokens:
+      inputTokens === undefined && outputTokens === undefined
+        ? undefined
+        : { inputTokens: inputTokens ?? 0, outputTokens: outputTokens ?? 0 },
   };
 }

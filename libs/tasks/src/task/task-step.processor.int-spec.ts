@@ -524,6 +524,48 @@ describe('TaskStepProcessor (Postgres)', () => {
     });
   });
 
+  describe('video tasks priced by tokens', () => {
+    const perCallMicros = 10_000n;
+    const outputPerMillionMicros = 2_000_000n;
+    const heldTokens = 108_000;
+    const heldMicros = perCallMicros + (BigInt(heldTokens) * outputPerMillionMicros) / 1_000_000n;
+
+    it('captures on a settlement re-run the tokens stored with the terminal transition, not the held estimate', async () => {
+      const task = await queuedTask({
+        priceSnapshot: toVideoTaskPriceSnapshot({
+          resolution: '720p',
+          perCallMicros,
+          perSecondMicros: 0n,
+          heldSeconds: 5,
+          tokens: { inputPerMillionMicros: 0n, outputPerMillionMicros, heldTokens },
+        }),
+        holdMicros: heldMicros,
+      });
+      const dying = harness(new FakeTaskAdapter(), undefined, true);
+      await dying.processor.runStep(task.id);
+      dying.adapter.pollScript = [
+        {
+          state: 'completed',
+          outputs: [{ url: 'http://upstream.test/clip.mp4', contentType: 'video/mp4' }],
+          usage: { tokens: { inputTokens: 0, outputTokens: 54_000 } },
+          warnings: [],
+        },
+      ];
+      await expect(dying.processor.runStep(task.id)).rejects.toThrow('worker died');
+      expect(await store.findById(task.id)).toMatchObject({ status: 'completed', outputTokens: 54_000 });
+
+      // The re-run knows only the row: without the stored tokens it would capture the held 108,000.
+      const { processor } = harness();
+      await processor.runStep(task.id);
+
+      expect(await ledgerOf(task.holdRequestId ?? '')).toEqual([
+        { kind: 'capture', amount: perCallMicros + (54_000n * outputPerMillionMicros) / 1_000_000n },
+      ]);
+      const log = await prisma.requestLog.findUniqueOrThrow({ where: { requestId: task.id } });
+      expect(log.outputTokens).toBe(54_000);
+    });
+  });
+
   describe('an interrupted submission to an upstream that de-duplicates by the submission key', () => {
     function idempotentAdapter(): FakeTaskAdapter {
       const adapter = new FakeTaskAdapter();

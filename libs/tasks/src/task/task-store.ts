@@ -33,6 +33,9 @@ export interface TaskPatch {
   imageCount?: number;
   /** The seconds of video or audio a completed task produced, stored likewise. */
   mediaSeconds?: number;
+  /** The tokens a completed task's upstream reported, stored likewise. */
+  inputTokens?: number;
+  outputTokens?: number;
   failureReason?: string;
   completedAt?: Date;
 }
@@ -108,7 +111,8 @@ export class TaskStore {
       SELECT id, kind, key_id AS "keyId", account_id AS "accountId", model, channel_id AS "channelId", status,
              progress, request - 'images' - 'clips' - 'subjects' AS request, upstream_handle AS "upstreamHandle",
              hold_request_id AS "holdRequestId", price_snapshot AS "priceSnapshot", result_url AS "resultUrl",
-             image_count AS "imageCount", media_seconds AS "mediaSeconds", failure_reason AS "failureReason",
+             image_count AS "imageCount", media_seconds AS "mediaSeconds", input_tokens AS "inputTokens",
+             output_tokens AS "outputTokens", failure_reason AS "failureReason",
              idempotency_key AS "idempotencyKey", request_hash AS "requestHash",
              remixed_from_id AS "remixedFromId", deleted_at AS "deletedAt", deadline_at AS "deadlineAt",
              created_at AS "createdAt", updated_at AS "updatedAt", completed_at AS "completedAt"
