@@ -2,6 +2,7 @@ export * from './validation/field-problems.util';
 export * from './validation/body-limits.constants';
 export * from './validation/request-limits.constants';
 export * from './validation/json-bytes.scan';
+export * from './validation/json-long-strings.parse';
 export * from './validation/json-shape.check';
 export * from './validation/validate-body.util';
 export * from './validation/check-body.util';

@@ -1,6 +1,6 @@
 import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
-import { describeProblems, findJsonBytesShapeProblem } from '@gateway/contracts';
+import { describeProblems, findJsonBytesShapeProblem, parseJsonBytes } from '@gateway/contracts';
 import { GatewayError } from '../errors/gateway-error';
 import type { GatewayRequest } from './gateway-request';
 
@@ -35,15 +35,12 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 function parseJsonBody(body: Buffer): unknown {
   const shapeProblem = findJsonBytesShapeProblem(body);
   if (shapeProblem) throw GatewayError.invalidRequest(describeProblems([shapeProblem]), shapeProblem.field);
-  let text: string;
   try {
-    text = UTF8.decode(body);
-  } catch {
-    throw GatewayError.invalidRequest('Request body is not valid UTF-8.', '(body)');
-  }
-  try {
-    return JSON.parse(text);
+    return parseJsonBytes(body, (bytes) => UTF8.decode(bytes));
   } catch (error) {
+    if ((error as { code?: unknown }).code === 'ERR_ENCODING_INVALID_ENCODED_DATA') {
+      throw GatewayError.invalidRequest('Request body is not valid UTF-8.', '(body)');
+    }
     const reason = error instanceof Error ? error.message : 'unparseable';
     throw new GatewayError('invalid_json', `Request body is not valid JSON: ${reason}.`, { param: '(body)' });
   }

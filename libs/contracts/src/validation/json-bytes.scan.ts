@@ -33,7 +33,7 @@ function isWhitespace(byte: number): boolean {
 const SHORT_STRING = 32;
 
 /** Offset of the quote that closes the string whose content starts at `start`; -1 when there is none. */
-function closingQuote(bytes: Buffer, start: number): number {
+export function closingQuote(bytes: Buffer, start: number): number {
   const shortEnd = Math.min(bytes.length, start + SHORT_STRING);
   let position = start;
   while (position < shortEnd) {

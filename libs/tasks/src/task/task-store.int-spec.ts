@@ -44,6 +44,20 @@ describe('TaskStore (Postgres)', () => {
     expect(task.upstreamHandle).toBeNull();
   });
 
+  it('writes the row it answers with, long strings and timestamps included', async () => {
+    const image = `data:image/png;base64,${'iVBORw0KGgo'.repeat(20_000)}`;
+    const request = {
+      prompt: 'say "hi" \\ twice',
+      images: [image, 'https://example.test/b.png', `${image}x`],
+      subjects: [{ id: 'cat', images: [image] }],
+      note: 'written \\u0000abc:0, not a placeholder',
+    };
+    const { task } = await store.create(newTask({ request, priceSnapshot: { perCallMicros: '5' } }));
+    const stored = await store.findById(task.id);
+    expect(stored).toEqual(task);
+    expect(stored?.request).toEqual(request);
+  });
+
   it('returns the first task for a repeated idempotency key of the same key', async () => {
     const first = await store.create(newTask({ idempotencyKey: 'idem-1' }));
     const second = await store.create(newTask({ idempotencyKey: 'idem-1' }));
