@@ -31,10 +31,12 @@ describe('StrandedTaskSweep (Postgres, Redis)', () => {
     pool = createPgPool(database.url, 4);
     prisma = createPrismaClient(pool);
     store = new TaskStore(prisma, pool);
+    await pool.query(`INSERT INTO accounts (id, name) VALUES ('acct_sweep', 'sweep')`);
   });
 
   beforeEach(async () => {
     await prisma.task.deleteMany();
+    await prisma.hold.deleteMany();
     prefix = `test-stranded-${randomBytes(4).toString('hex')}`;
     queue = new Queue(QUEUE_NAMES.videoTasks, { connection: { url: REDIS_URL }, prefix });
   });
@@ -127,6 +129,39 @@ describe('StrandedTaskSweep (Postgres, Redis)', () => {
 
     expect(await stateOf(taskId)).toBe('waiting');
     expect((await queue.getJob(taskStepJobId(taskId)))?.attemptsMade).toBe(0);
+  });
+
+  describe('finished tasks whose hold is still open (a worker died before settling)', () => {
+    /** A finished task with a hold of its own, open or already settled. */
+    async function finishedWithHold(status: TaskStatus, holdStatus: 'open' | 'settled'): Promise<string> {
+      const taskId = await task({ status });
+      await pool.query(
+        `INSERT INTO holds (request_id, account_id, key_id, model, route, amount, status, expires_at)
+         VALUES ($1, 'acct_sweep', 'key_sweep', 'delta-2', '/v1/videos', 1000, $2, now() + interval '1 hour')`,
+        [taskId, holdStatus],
+      );
+      await pool.query('UPDATE tasks SET hold_request_id = $1 WHERE id = $1', [taskId]);
+      await pool.query(`UPDATE tasks SET updated_at = now() - interval '1 hour' WHERE id = $1`, [taskId]);
+      return taskId;
+    }
+
+    it('runs a parked step job now, gives one to a task without, and leaves settled ones alone', async () => {
+      const parked = await finishedWithHold('completed', 'open');
+      await queue.add(
+        TASK_STEP_JOB_NAME,
+        { taskId: parked },
+        { ...taskStepJobOptions(parked), delay: 600_000 },
+      );
+      const jobless = await finishedWithHold('failed', 'open');
+      const settled = await finishedWithHold('completed', 'settled');
+      const unheld = await task({ status: 'cancelled' });
+
+      expect(await sweep().run(idleSince())).toEqual({ looked: 2, revived: 2, failed: [] });
+
+      expect(await stateOf(parked)).toBe('waiting');
+      expect(await stateOf(jobless)).toBe('waiting');
+      for (const untouched of [settled, unheld]) expect(await stateOf(untouched)).toBe('unknown');
+    });
   });
 
   it('pages through every idle open task', async () => {

@@ -220,6 +220,27 @@ export class TaskStore {
     return rows.map((row) => row.id);
   }
 
+  /**
+   * Ids of finished tasks of `kinds` not written since `before` whose hold is still open, in id order
+   * after `afterId`: a worker died between the terminal transition and the settlement, and the task's
+   * step job, which settles it on its next run, may be parked far ahead (a task polled in batches waits
+   * for its deadline) or gone.
+   */
+  async findIdleUnsettledIds(
+    before: Date,
+    kinds: readonly string[],
+    limit: number,
+    afterId?: string,
+  ): Promise<string[]> {
+    const rows = await this.prisma.$queryRaw<Array<{ id: string }>>`
+      SELECT t.id FROM holds h JOIN tasks t ON t.hold_request_id = h.request_id
+       WHERE h.status = 'open' AND t.status IN (${Prisma.join([...TERMINAL_TASK_STATUSES])})
+         AND t.kind IN (${Prisma.join([...kinds])}) AND t.updated_at < (${before.toISOString()}::timestamptz AT TIME ZONE 'UTC')
+         AND t.id > ${afterId ?? ''}
+       ORDER BY t.id LIMIT ${limit}`;
+    return rows.map((row) => row.id);
+  }
+
   /** Open tasks past their deadline, oldest deadline first. */
   findOverdue(now: Date, limit: number, kinds?: readonly string[]): Promise<Task[]> {
     return this.prisma.task.findMany({
