@@ -1,8 +1,9 @@
-import { LONG_STRING_BYTES, parseJsonBytes } from './json-long-strings.parse';
+import { LIFT_FROM_BODY_BYTES, LONG_STRING_BYTES, parseJsonBytes } from './json-long-strings.parse';
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const decode = (bytes: Uint8Array) => UTF8.decode(bytes);
-const long = (seed: string) => seed.repeat(Math.ceil((LONG_STRING_BYTES + 10) / seed.length));
+/** A string long enough that a body holding it is parsed with its long strings lifted. */
+const long = (seed: string) => seed.repeat(Math.ceil((LIFT_FROM_BODY_BYTES + 10) / seed.length));
 
 /** Parses `text` both ways: the same value, or the same error. */
 function bothWays(text: string): unknown {
@@ -46,6 +47,16 @@ describe('parseJsonBytes', () => {
     expect(decoded).toHaveLength(3);
     expect(decoded.slice(0, 2)).toEqual([image.length, image.length]);
     expect(decoded[2]).toBeLessThan(200);
+  });
+
+  it('parses a body under the lifting size whole, even with a long string in it', () => {
+    const text = JSON.stringify({ prompt: 'a'.repeat(LONG_STRING_BYTES + 10) });
+    const decoded: number[] = [];
+    parseJsonBytes(Buffer.from(text), (bytes) => {
+      decoded.push(bytes.length);
+      return decode(bytes);
+    });
+    expect(decoded).toEqual([text.length]);
   });
 
   it('leaves keys, escaped strings, strings with control characters and short bodies to JSON.parse', () => {

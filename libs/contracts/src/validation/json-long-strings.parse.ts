@@ -3,6 +3,11 @@ import { closingQuote } from './json-bytes.scan';
 
 /** String values at least this many bytes long are decoded on their own (see parseJsonBytes). */
 export const LONG_STRING_BYTES = 64 * 1024;
+/**
+ * Only bodies this large are parsed so: below it the copies cost little memory, and the plain parse
+ * less CPU (a 64 KiB text prompt took about 250 µs more through the lifting path, bench scenario 5).
+ */
+export const LIFT_FROM_BODY_BYTES = 1024 * 1024;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -37,7 +42,7 @@ interface LongString {
  * in the client's body. `decode` turns UTF-8 bytes into text and throws on bytes that are not UTF-8.
  */
 export function parseJsonBytes(bytes: Buffer, decode: (bytes: Uint8Array) => string): unknown {
-  const candidates = bytes.length < LONG_STRING_BYTES ? [] : longStringValues(bytes);
+  const candidates = bytes.length < LIFT_FROM_BODY_BYTES ? [] : longStringValues(bytes);
   const lifted: LongString[] = [];
   const values: string[] = [];
   for (const candidate of candidates) {

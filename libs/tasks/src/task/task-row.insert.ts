@@ -50,9 +50,9 @@ function requestParameters(request: JsonObject): { sql: string; values: string[]
  * Writes a new task row with a plain INSERT rather than through Prisma: the request can hold megabytes
  * of `data:` images, and Prisma's query compiler copies every argument into its WebAssembly memory,
  * which never shrinks (a 20 MB alpha body grew the gateway by about 100 MiB for good; see "A 20 MB
- * body" in docs/performance-analysis.md); long strings go as parameters of their own (requestParameters).
- * Returns the row as written, or undefined when the key
- * already has a task under the idempotency key.
+ * body" in docs/performance-analysis.md), and its long strings go as parameters of their own
+ * (requestParameters). Returns the row as written, or undefined when the key already has a task under
+ * the idempotency key.
  */
 export async function insertTaskRow(pool: TaskRowPool, row: NewTask, now: Date): Promise<Task | undefined> {
   const request = requestParameters(row.request);
