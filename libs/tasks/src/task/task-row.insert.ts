@@ -30,6 +30,9 @@ const insertTask = (request: string) => `
  * gateway (the text, then pg's write buffer); this way Postgres puts them in place.
  */
 function requestParameters(request: JsonObject): { sql: string; values: string[] } {
+  const plain = JSON.stringify(request);
+  // A text shorter than a long string holds none: most requests, written as they are.
+  if (plain.length < LONG_STRING_CHARS) return { sql: '$7::jsonb', values: [plain] };
   const strings: string[] = [];
   const text = JSON.stringify(request, (_key, value: unknown) => {
     if (typeof value !== 'string' || value.length < LONG_STRING_CHARS) return value;
