@@ -13,3 +13,4 @@ export type {
   AssetGroup,
   Asset,
 } from './generated/client';
+export * from './statement-batcher';

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { type BatchOutcomes, StatementBatcher } from '@gateway/db';
 import { holdInputProblem, insufficientBalance, unknownAccountError } from './hold-input.util';
 import type { TakeHoldInput, TakeRowHoldResult } from './hold.types';
 import { takeHoldsStatement, takeOneHoldStatement } from './take-holds.statements';
@@ -7,12 +8,6 @@ interface TakeHoldRow {
   request_id: string;
   taken: boolean;
   available: string | null;
-}
-
-interface PendingHold {
-  input: TakeHoldInput;
-  resolve(result: TakeRowHoldResult): void;
-  reject(error: unknown): void;
 }
 
 /** Most holds sent in one statement. */
@@ -30,48 +25,35 @@ const MAX_IN_FLIGHT = 1;
  * flight are sent together, so one round trip and one commit serve many requests.
  */
 export class HoldService {
-  private waiting: PendingHold[] = [];
-  private inFlight = 0;
+  private readonly batcher: StatementBatcher<TakeHoldInput, TakeHoldRow | undefined>;
 
-  constructor(private readonly pool: Pool) {}
+  constructor(private readonly pool: Pool) {
+    this.batcher = new StatementBatcher((holds) => this.send(holds), {
+      maxBatch: MAX_BATCH,
+      maxInFlight: MAX_IN_FLIGHT,
+    });
+  }
 
   /**
    * Takes the hold, or refuses it when the account cannot cover it. Request ids must be unique: a
    * second take for the same id fails (with the other holds of its batch) and changes nothing.
    */
-  take(input: TakeHoldInput): Promise<TakeRowHoldResult> {
+  async take(input: TakeHoldInput): Promise<TakeRowHoldResult> {
     const problem = holdInputProblem(input);
-    if (problem) return Promise.reject(problem);
-    return new Promise<TakeRowHoldResult>((resolve, reject) => {
-      this.waiting.push({ input, resolve, reject });
-      this.sendWaiting();
-    });
+    if (problem) throw problem;
+    return resultOfTake(input, await this.batcher.call(input));
   }
 
-  private sendWaiting(): void {
-    while (this.waiting.length > 0 && this.inFlight < MAX_IN_FLIGHT) {
-      const batch = this.waiting.splice(0, MAX_BATCH);
-      this.inFlight += 1;
-      void this.send(batch).finally(() => {
-        this.inFlight -= 1;
-        this.sendWaiting();
-      });
-    }
-  }
-
-  private async send(batch: PendingHold[]): Promise<void> {
+  private async send(holds: TakeHoldInput[]): Promise<BatchOutcomes<TakeHoldRow | undefined>> {
     // One lock order for every batch (accounts by id), so concurrent batches cannot deadlock.
-    const ordered = [...batch].sort((a, b) =>
-      a.input.accountId < b.input.accountId ? -1 : a.input.accountId > b.input.accountId ? 1 : 0,
+    const order = holds.map((_, index) => index);
+    order.sort((a, b) =>
+      holds[a].accountId < holds[b].accountId ? -1 : holds[a].accountId > holds[b].accountId ? 1 : 0,
     );
-    try {
-      const { rows } = await this.pool.query<TakeHoldRow>(
-        statementFor(ordered.map((pending) => pending.input)),
-      );
-      rows.forEach((row, index) => settleTake(ordered[index], row));
-    } catch (error) {
-      for (const pending of ordered) pending.reject(error);
-    }
+    const { rows } = await this.pool.query<TakeHoldRow>(statementFor(order.map((index) => holds[index])));
+    const outcomes: BatchOutcomes<TakeHoldRow | undefined> = [];
+    order.forEach((index, position) => (outcomes[index] = { status: 'fulfilled', value: rows[position] }));
+    return outcomes;
   }
 }
 
@@ -95,10 +77,8 @@ function statementFor(holds: TakeHoldInput[]) {
   return { ...takeHoldsStatement, values: rows[0].map((_, column) => rows.map((row) => row[column])) };
 }
 
-function settleTake(pending: PendingHold, row: TakeHoldRow | undefined): void {
-  if (row?.taken) return pending.resolve({ ok: true });
-  if (row?.available === null || row?.available === undefined) {
-    return pending.reject(unknownAccountError(pending.input.accountId));
-  }
-  pending.resolve(insufficientBalance(BigInt(row.available)));
+function resultOfTake(input: TakeHoldInput, row: TakeHoldRow | undefined): TakeRowHoldResult {
+  if (row?.taken) return { ok: true };
+  if (row?.available === null || row?.available === undefined) throw unknownAccountError(input.accountId);
+  return insufficientBalance(BigInt(row.available));
 }

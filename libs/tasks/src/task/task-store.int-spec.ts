@@ -72,6 +72,69 @@ describe('TaskStore (Postgres)', () => {
     await expect(store.create(row)).rejects.toThrow();
   });
 
+  describe('rows that arrive together', () => {
+    /** A store whose row writes are counted: one count per statement sent. */
+    function countingStore() {
+      const counter = { statements: 0 };
+      const counted = new TaskStore(prisma, {
+        query: ((...args: Parameters<Pool['query']>) => {
+          counter.statements += 1;
+          return (pool.query as (...a: unknown[]) => unknown)(...args);
+        }) as Pool['query'],
+      });
+      return { counted, counter };
+    }
+
+    /** Of a kind of its own, so that the deadline queries of the other tests do not see them. */
+    const batchTask = (overrides: Partial<NewTask> = {}) => newTask({ kind: 'batch-test', ...overrides });
+
+    it('are written by one statement while another is in flight, each row as it was answered', async () => {
+      const { counted, counter } = countingStore();
+      const rows = Array.from({ length: 40 }, (_, index) =>
+        batchTask({ model: `model-${index}`, request: { prompt: `prompt ${index}`, seconds: index } }),
+      );
+      const created = await Promise.all(rows.map((row) => counted.create(row)));
+      expect(counter.statements).toBe(2);
+      expect(created.every((result) => result.created)).toBe(true);
+      for (const { task } of created) expect(await store.findById(task.id)).toEqual(task);
+    });
+
+    it('give one task to an idempotency key that two of them carry', async () => {
+      const { counted } = countingStore();
+      const [, first, second] = await Promise.all([
+        counted.create(batchTask()),
+        counted.create(batchTask({ idempotencyKey: 'idem-batch', request: { prompt: 'same' } })),
+        counted.create(batchTask({ idempotencyKey: 'idem-batch', request: { prompt: 'same' } })),
+      ]);
+      expect(first.created).toBe(true);
+      expect(second).toEqual({ task: first.task, created: false });
+    });
+
+    it('fail alone when Postgres refuses one of them, the others written', async () => {
+      const { counted } = countingStore();
+      const duplicate = batchTask();
+      await store.create(duplicate);
+      const results = await Promise.allSettled([
+        counted.create(batchTask()),
+        counted.create(batchTask()),
+        counted.create(duplicate),
+        // jsonb has no place for U+0000.
+        counted.create(batchTask({ request: { prompt: 'nul \u0000 inside' } })),
+        counted.create(batchTask()),
+      ]);
+      expect(results.map((result) => result.status)).toEqual([
+        'fulfilled',
+        'fulfilled',
+        'rejected',
+        'rejected',
+        'fulfilled',
+      ]);
+      for (const result of results) {
+        if (result.status === 'fulfilled') expect(await store.findById(result.value.task.id)).not.toBeNull();
+      }
+    });
+  });
+
   it('lets exactly one of two racing transitions win', async () => {
     const { task } = await store.create(newTask());
     await store.transition(task.id, 'queued', 'processing');

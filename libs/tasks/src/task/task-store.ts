@@ -1,6 +1,6 @@
 import { Prisma, type PrismaClient, type Task } from '@gateway/db';
 import type { JsonHandle, JsonObject } from './json-value';
-import { insertTaskRow, type TaskRowPool } from './task-row.insert';
+import { type TaskRowPool, TaskRowWriter } from './task-row.writer';
 import { canTransition, TERMINAL_TASK_STATUSES, TASK_STATUSES, type TaskStatus } from './task-status';
 
 /** What the gateway knows when it creates a task; everything else starts at its default. */
@@ -71,11 +71,15 @@ const LISTING_ORDER = { asc: Prisma.sql`ASC`, desc: Prisma.sql`DESC` } as const;
  * that of two processes racing to the same terminal state exactly one wins and settles.
  */
 export class TaskStore {
-  /** `pool` writes new rows (see insertTaskRow); Prisma everything else. */
+  private readonly rows: TaskRowWriter;
+
+  /** `pool` writes new rows (see TaskRowWriter); Prisma everything else. */
   constructor(
     private readonly prisma: PrismaClient,
-    private readonly pool: TaskRowPool,
-  ) {}
+    pool: TaskRowPool,
+  ) {
+    this.rows = new TaskRowWriter(pool);
+  }
 
   findById(taskId: string): Promise<Task | null> {
     return this.prisma.task.findUnique({ where: { id: taskId } });
@@ -145,7 +149,7 @@ export class TaskStore {
 
   /** Idempotent per (keyId, idempotencyKey): a repeated submission gets the first task back. */
   async create(row: NewTask): Promise<CreatedTask> {
-    const task = await insertTaskRow(this.pool, row, new Date());
+    const task = await this.rows.insert(row, new Date());
     if (task) return { task, created: true };
     const existing =
       row.idempotencyKey === undefined
