@@ -459,11 +459,13 @@ function tasksSection(entry, meta) {
     `${integer(meta.taskCount)} tasks created through \`POST /v1/videos\` at ${entry.scenario.connections} connections ` +
       '(wrk, ended after that many answers); the simulator completes each ' +
       `${seconds(meta.taskCompletionMs)} after its upstream create, and worker-video (its default timing: the next poll ` +
-      "after a tenth of the task's age, within 1–30 s) polls each until it ends. **Polling** runs from the last " +
-      'creation answer until no step job is left in the queue; the per-task figures run from before the first ' +
-      'creation to the end (creation, submission, polls, settlement). The per-poll figures come from the **steady ' +
-      `window**: polling from ${flushSeconds} s after the last creation answer (what the creations did has reached ` +
-      'pg_stat_database by then, and the queued submissions are done) to the end; they include the settlement of ' +
+      "after a tenth of the task's age, within 1–30 s) polls each until it ends. worker-video's queue is paused " +
+      'while the creations run (the floor below has no consumer either, and on a machine of two cores the ' +
+      'submissions would share the cores with the creations measured) and resumed at the last answer. ' +
+      '**Polling** runs from then until no step job is left in the queue; the per-task figures run from before ' +
+      'the first creation to the end (creation, submission, polls, settlement). The per-poll figures come from ' +
+      `the **steady window**: polling from ${flushSeconds} s after the last upstream create (what the creations ` +
+      'and submissions did has reached pg_stat_database by then) to the end; they include the settlement of ' +
       "the tasks that completed in it. Database: pg_stat_database of the stack's database (pg_stat_statements is " +
       'not loaded on this server): transactions, each statement outside an explicit transaction being one (a ' +
       `lower bound of the statements), and rows; every closing reading waits ${flushSeconds} s, since an idle ` +

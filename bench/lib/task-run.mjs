@@ -3,15 +3,18 @@
 // completes each `completionMs` after its upstream create), framed by /proc, pg_stat_database and
 // simulator readings; then the task rows and the simulator's completion times give the lags.
 //
-// Phases: creation (from the first request to the last answer); polling (from then until no step job
-// is left); and, inside polling, the steady window that the per-poll figures use: it starts
-// STATISTICS_FLUSH_MS after the last creation answer, once pg_stat_database shows everything the
-// creations did, and leaves out the submissions still queued at the end of the creation load.
+// Phases: creation (from the first request to the last answer), with worker-video's queue paused, as
+// the insert-and-enqueue floor's jobs have no consumer either: on a machine of few cores the worker's
+// submissions and the simulator would otherwise share the cores with the creations being measured;
+// polling (from the queue's resumption until no step job is left); and, inside polling, the steady
+// window that the per-poll figures use: it starts STATISTICS_FLUSH_MS after the last upstream create,
+// once pg_stat_database shows everything the creations and submissions did.
 // runTaskCreations is the creation phase alone, for the plain insert-and-enqueue whose tasks nobody polls.
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { databaseUrlFor, redisUrl } from './gateway-state.mjs';
 import { diffSnapshots, otherCores, readResidentBytes, takeSnapshot } from './proc-stats.mjs';
@@ -121,20 +124,32 @@ function cpuOf(diff, groups) {
 }
 
 /**
- * Waits until no step job is left (true) or `deadlineMs` (false); calls `atWindowStart` once when
- * `windowStartMs` comes first.
+ * Waits until no step job is left (true) or `deadlineMs` (false); calls `atWindowStart` once, the
+ * first time `windowMayStart` says so.
  */
-async function waitForDrain(redis, prefix, { windowStartMs, deadlineMs, atWindowStart }) {
+async function waitForDrain(redis, prefix, { windowMayStart, deadlineMs, atWindowStart }) {
   let windowStarted = false;
   while (Date.now() < deadlineMs) {
     if ((await liveStepJobs(redis, prefix)) === 0) return true;
-    if (!windowStarted && Date.now() >= windowStartMs) {
+    if (!windowStarted && (await windowMayStart())) {
       windowStarted = true;
       await atWindowStart();
     }
     await sleep(DRAIN_CHECK_MS);
   }
   return false;
+}
+
+/** True from STATISTICS_FLUSH_MS after the simulator has seen `count` upstream creates since `since`. */
+function afterLastSubmission(simulatorUrl, since, count) {
+  let submittedAtMs;
+  return async () => {
+    if (submittedAtMs === undefined) {
+      const stats = await simulatorJson(simulatorUrl, '/__sim/stats');
+      if (routeDelta(since, stats, UPSTREAM_CREATE) >= count) submittedAtMs = Date.now();
+    }
+    return submittedAtMs !== undefined && Date.now() >= submittedAtMs + STATISTICS_FLUSH_MS;
+  };
 }
 
 /** Per-poll figures of the steady window: null when every task ended before it began. */
@@ -225,6 +240,7 @@ export async function runTaskLoad({ root, target, family, connections, bodyFile,
   };
   const redis = new Redis(redisUrl(), { lazyConnect: true, maxRetriesPerRequest: 1 });
   await redis.connect();
+  const videoQueue = new Queue(VIDEO_QUEUE, { connection: { url: redisUrl() }, prefix: redisPrefix });
   const statsClient = new pg.Client({ connectionString: databaseUrlFor('postgres') });
   await statsClient.connect();
   const reading = async () => ({
@@ -236,13 +252,15 @@ export async function runTaskLoad({ root, target, family, connections, bodyFile,
     // What ran before (the check request, earlier scenarios) must have reached pg_stat_database.
     await sleep(STATISTICS_FLUSH_MS);
     const startMs = Date.now();
+    await videoQueue.pause();
     const start = await reading();
     const load = await createTasks({ target, family, connections, bodyFile, count });
     const created = await reading();
+    await videoQueue.resume();
     log(`tasks: ${load.requests} creations answered, waiting for worker-video to end them`);
     let window = null;
     const drained = await waitForDrain(redis, redisPrefix, {
-      windowStartMs: Date.now() + STATISTICS_FLUSH_MS,
+      windowMayStart: afterLastSubmission(simulatorUrl, created.simulator, load.requests),
       deadlineMs: Date.now() + completionMs * 2 + 120_000,
       atWindowStart: async () => {
         window = await reading();
@@ -309,6 +327,8 @@ export async function runTaskLoad({ root, target, family, connections, bodyFile,
       ...(problem ? { failure: problem } : {}),
     };
   } finally {
+    await videoQueue.resume();
+    await videoQueue.close();
     redis.disconnect();
     await statsClient.end();
   }
