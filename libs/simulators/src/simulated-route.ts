@@ -16,7 +16,7 @@ export type SimulatedHandler = (call: SimulatedCall) => Promise<void>;
 /**
  * Adapts a wire handler to Fastify. The reply is hijacked so the handler owns the socket: streams are
  * written chunk by chunk and nothing else (serialisers, hooks) runs per request. A handler failure
- * becomes a bare 500, or a cut connection once bytes are out.
+ * becomes a 500 naming it, or a cut connection once bytes are out.
  */
 export function simulatedRoute(state: SimulatorState, handler: SimulatedHandler) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
@@ -33,8 +33,10 @@ export function simulatedRoute(state: SimulatorState, handler: SimulatedHandler)
     } catch (error) {
       request.log.error({ err: error }, 'simulator handler failed');
       if (!response.headersSent) {
+        // The reason goes in the answer too: tests run the simulator without a logger, and a bare 500
+        // in a failed test would tell nothing.
         response.writeHead(500, { 'content-type': 'text/plain' });
-        response.end('simulator failure');
+        response.end(`simulator failure: ${error instanceof Error ? error.stack : String(error)}`);
       } else {
         response.destroy();
       }

@@ -2,7 +2,13 @@ import { crc32 } from 'node:zlib';
 import { PNG } from 'pngjs';
 import { solidImage } from './image-bytes.util';
 import { encodeSolidPng } from './png.util';
-import { decodeBase64Image, inspectImage, pngHasAlpha } from './uploaded-image.util';
+import {
+  decodeBase64Image,
+  inspectImage,
+  isBase64,
+  isImageDataUri,
+  pngHasAlpha,
+} from './uploaded-image.util';
 
 describe('inspectImage', () => {
   it('reads the type and size of PNG, JPEG and WebP bytes', () => {
@@ -56,3 +62,20 @@ function trnsChunk(): Buffer {
   chunk.writeUInt32BE(crc32(typeAndData), 4 + typeAndData.length);
   return chunk;
 }
+
+describe('isBase64 and isImageDataUri', () => {
+  const long = Buffer.alloc(15 * 1024 * 1024, 0x5a).toString('base64');
+
+  it('read megabytes of Base64 and find a wrong character anywhere in them', () => {
+    expect(isBase64(long)).toBe(true);
+    expect(isBase64(`${long.slice(0, 70_000)}!${long.slice(70_001)}`)).toBe(false);
+    expect(isBase64('==')).toBe(false);
+  });
+
+  it('take an image data: URI only with its prefix and Base64 after it', () => {
+    expect(isImageDataUri(`data:image/png;base64,${long}`)).toBe(true);
+    expect(isImageDataUri(`data:image/png;base64,${long}%`)).toBe(false);
+    expect(isImageDataUri(`data:image/${'x'.repeat(1_000_000)};base64,AAAA`)).toBe(false);
+    expect(isImageDataUri('data:text/plain;base64,AAAA')).toBe(false);
+  });
+});

@@ -1,5 +1,10 @@
 import { checkHttpUrl, VIDEO_REQUEST_LIMITS } from '@gateway/contracts';
-import type { SerialisableObject, VideoClip, VideoImage } from '@gateway/providers-core';
+import {
+  isBase64Text,
+  type SerialisableObject,
+  type VideoClip,
+  type VideoImage,
+} from '@gateway/providers-core';
 import { gammaModelOfOfficialName, type GammaOfficialEndpoint } from '@gateway/providers';
 import { GatewayError } from '../errors/gateway-error';
 import { decodeBase64 } from '../images/image-bytes.util';
@@ -63,8 +68,6 @@ const READ_FIELDS: ReadonlySet<string> = new Set([
   ...IGNORED_FIELDS,
 ]);
 const AUDIO_OF_SOUND: Readonly<Record<string, string>> = { on: 'Enabled', off: 'Disabled' };
-/** Raw Base64, the wire's other image form (no `data:` prefix). */
-const RAW_BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 const ROLE_OF_TYPE: Readonly<Record<string, VideoImage['role']>> = {
   first_frame: 'first_frame',
   end_frame: 'last_frame',
@@ -143,7 +146,7 @@ function imagesOf(fields: GammaVideoRequestDto): VideoImage[] {
 
 /** An image as the row keeps it: a URL as sent, raw Base64 as a `data:` URI (gamma's rules refuse both but URLs). */
 function image(role: VideoImage['role'], value: string, param: string): VideoImage {
-  if (!RAW_BASE64.test(value)) return { role, url: videoImageUrlOf(value, param), source: param };
+  if (!isBase64Text(value)) return { role, url: videoImageUrlOf(value, param), source: param };
   const bytes = decodeBase64(value);
   if (!bytes) throw GatewayError.invalidRequest(`${param} is neither a URL nor Base64.`, param);
   return { role, url: uploadedImageUrl(bytes, param), source: param };

@@ -1,4 +1,5 @@
 import { imageSize } from 'image-size';
+import { isBase64Text, matchDataUrlPrefix } from '@gateway/providers-core';
 
 /** Media types by image-size's name for the format: the formats an upstream may answer in. */
 const CONTENT_TYPE_BY_FORMAT: Readonly<Record<string, string>> = {
@@ -36,12 +37,12 @@ export function inspectImage(bytes: Uint8Array): InspectedImage | undefined {
   }
 }
 
-const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 const DATA_URL_PREFIX = /^data:[a-z0-9.+/-]*;base64,/i;
 
 /** The bytes of Base64 text, bare or as a `data:…;base64,` URL; undefined when it is not Base64. */
 export function decodeBase64(text: string): Buffer | undefined {
-  const payload = text.replace(DATA_URL_PREFIX, '');
-  if (payload.length === 0 || payload.length % 4 === 1 || !BASE64.test(payload)) return undefined;
+  const prefix = matchDataUrlPrefix(DATA_URL_PREFIX, text);
+  const payload = prefix ? text.slice(prefix[0].length) : text;
+  if (payload.length % 4 === 1 || !isBase64Text(payload)) return undefined;
   return Buffer.from(payload, 'base64');
 }

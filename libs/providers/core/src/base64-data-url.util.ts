@@ -1,3 +1,5 @@
+import { matchDataUrlPrefix } from './base64-text.util';
+
 /** `data:<MIME type>[;parameter…];base64,<data>`, the one data: URL form a native wire takes inline. */
 const BASE64_DATA_URL_PREFIX = /^data:([^;,]+)(?:;[^;,]*)*;base64,/;
 
@@ -12,6 +14,6 @@ export interface Base64DataUrl {
  * dialect bridge both read the URL with this one function, so a body that passed validation translates.
  */
 export function parseBase64DataUrl(url: string): Base64DataUrl | undefined {
-  const prefix = BASE64_DATA_URL_PREFIX.exec(url);
+  const prefix = matchDataUrlPrefix(BASE64_DATA_URL_PREFIX, url);
   return prefix ? { mimeType: prefix[1], data: url.slice(prefix[0].length) } : undefined;
 }

@@ -1,6 +1,7 @@
 export * from './adapter-context';
 export * from './adapter-error.util';
 export * from './base64-data-url.util';
+export * from './base64-text.util';
 export * from './capability/asset-adapter';
 export * from './capability/image-adapter';
 export * from './capability/task-adapter';

@@ -1,3 +1,4 @@
+import { isBase64 } from '../uploaded-image.util';
 import { isRecord } from '../sample-arguments.util';
 
 /** The endpoints of upstreams.md §5.8. */
@@ -26,7 +27,6 @@ const ASPECT_RATIOS = ['16:9', '9:16', '1:1'];
 const MAX_PROMPT = 2500;
 const HTTP_URL = /^https?:\/\/\S+$/i;
 /** Raw Base64, no `data:` prefix (§5.8). */
-const RAW_BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
 /** The fields each endpoint takes, besides those all take (§5.8). */
 const ENDPOINT_FIELDS: Readonly<Record<GammaOfficialEndpoint, readonly string[]>> = {
@@ -127,10 +127,7 @@ function imageProblem(body: Record<string, unknown>): string | undefined {
   if (body['image'] === undefined) return 'image is required on image2video';
   for (const field of ['image', 'image_tail']) {
     const value = body[field];
-    if (
-      value !== undefined &&
-      !(typeof value === 'string' && (HTTP_URL.test(value) || RAW_BASE64.test(value)))
-    ) {
+    if (value !== undefined && !(typeof value === 'string' && (HTTP_URL.test(value) || isBase64(value)))) {
       return `${field} must be a URL or raw Base64 without a data: prefix`;
     }
   }

@@ -1,3 +1,4 @@
+import { isImageDataUri } from '../uploaded-image.util';
 import { isRecord } from '../sample-arguments.util';
 import {
   MU_DEFAULT_DURATION,
@@ -19,7 +20,6 @@ export interface MuSubmission {
 export type MuSubmissionResult = { submission: MuSubmission } | { refusal: string };
 
 const HTTP_URL = /^https?:\/\/\S+$/i;
-const IMAGE_DATA_URI = /^data:image\/[\w.+-]+;base64,[A-Za-z0-9+/]+={0,2}$/;
 const BOOLEAN_FIELDS = ['prompt_optimizer', 'fast_pretreatment', 'aigc_watermark'] as const;
 
 /** Checks a submission as the wire does (upstreams.md §7.3), one rule at a time. */
@@ -105,5 +105,5 @@ function isHttpUrl(value: unknown): boolean {
 }
 
 function isImageReference(value: unknown): boolean {
-  return typeof value === 'string' && (HTTP_URL.test(value) || IMAGE_DATA_URI.test(value));
+  return typeof value === 'string' && (HTTP_URL.test(value) || isImageDataUri(value));
 }

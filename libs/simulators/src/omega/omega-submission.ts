@@ -1,3 +1,4 @@
+import { isImageDataUri } from '../uploaded-image.util';
 import { isRecord } from '../sample-arguments.util';
 import {
   OMEGA_DEFAULT_DURATION,
@@ -24,7 +25,6 @@ export interface OmegaSubmission {
 export type OmegaSubmissionResult = { submission: OmegaSubmission } | { refusal: string };
 
 const HTTP_URL = /^https?:\/\/\S+$/i;
-const IMAGE_DATA_URI = /^data:image\/[\w.+-]+;base64,[A-Za-z0-9+/]+={0,2}$/;
 const SIZE_WITH_X = /^\d+\s*[x×]\s*\d+$/i;
 const BOOLEAN_PARAMETERS = ['prompt_extend', 'audio', 'watermark'] as const;
 
@@ -137,5 +137,5 @@ function isHttpUrl(value: unknown): boolean {
 }
 
 function isImageReference(value: unknown): boolean {
-  return typeof value === 'string' && (HTTP_URL.test(value) || IMAGE_DATA_URI.test(value));
+  return typeof value === 'string' && (HTTP_URL.test(value) || isImageDataUri(value));
 }

@@ -1,4 +1,5 @@
 import { imageSize } from 'image-size';
+import { isBase64Text, matchDataUrlPrefix } from '@gateway/providers-core';
 import { alphaRefusal, type AlphaRefusal } from './alpha-refusal';
 
 /** §3.3/§3.7 image limits. */
@@ -16,7 +17,6 @@ const FORMAT_OF_SUBTYPE: Readonly<Record<string, string>> = {
 };
 const FORMATS_TEXT = 'png, jpeg, jpg, webp';
 const DATA_URL_PREFIX = /^data:image\/([a-z0-9.+-]+);base64,/i;
-const BASE64_TEXT = /^[A-Za-z0-9+/]*={0,2}$/;
 const HTTP_URL = /^https?:\/\//i;
 /**
  * Decoded bytes tried, in turn, for the header: PNG and WebP say their size in the first 30 bytes,
@@ -49,7 +49,7 @@ export function alphaImageRefusal(image: unknown, param: string): AlphaRefusal |
       `${param} must be an http(s) URL or Base64 with its data:image/<fmt>;base64, prefix (${FORMATS_TEXT})`,
     );
   }
-  const prefix = DATA_URL_PREFIX.exec(image);
+  const prefix = matchDataUrlPrefix(DATA_URL_PREFIX, image);
   if (!prefix) {
     return alphaRefusal(param, `${param} must start with data:image/<fmt>;base64, (${FORMATS_TEXT})`);
   }
@@ -85,7 +85,7 @@ function base64ImageRefusal(
   declared: string,
   param: string,
 ): AlphaRefusal | undefined {
-  if (data.length === 0 || data.length % 4 === 1 || !BASE64_TEXT.test(data)) {
+  if (data.length % 4 === 1 || !isBase64Text(data)) {
     return alphaRefusal(param, `${param} is not valid Base64 after its data: prefix`);
   }
   if (decodedLength(data) > ALPHA_IMAGE_MAX_BYTES) {
