@@ -1,4 +1,5 @@
 import { toFile } from 'openai';
+import { waitFor } from '@gateway/testing';
 import { GatewayHarness, type GatewayInstance } from './gateway-harness';
 import {
   base64ImageSize,
@@ -111,6 +112,8 @@ describe('images through the official client (compat families)', () => {
     'serves the %s image family %s through its own channel type, url and b64_json',
     async (type, model, fields, width, height) => {
       await harness.seedImageChannel({ type, model, secret: `sim-${type}-key`, perImageMicros: 30_000n });
+      // The serving instance learns of the new channel through Redis, after the admin's answer.
+      await waitFor(async () => (await client().models.list()).data.some((entry) => entry.id === model));
       for (const format of ['url', 'b64_json'] as const) {
         const answer = await client().images.generate({
           model,
