@@ -49,7 +49,8 @@ function parseJsonBody(body: Buffer): unknown {
 /**
  * Replaces Fastify's JSON parser with one that keeps the original bytes beside the parsed value on the
  * routes that forward them (`forwardsRawBody`): a request the gateway does not need to rewrite is
- * forwarded upstream byte for byte, unknown fields included. Any other content type on a body-carrying route is refused with a message naming it.
+ * forwarded upstream byte for byte, unknown fields included. Any other content type on a
+ * body-carrying route is refused with a message naming it.
  */
 export function registerJsonBodyParser(fastify: FastifyInstance, bodyLimitBytes: number): void {
   // Fastify checks a route's own limit instead of the parser's; registered before the routes are.
