@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { INestApplicationContext } from '@nestjs/common';
@@ -206,6 +207,57 @@ describe('alpha limits on /alpha/ent/v2/reference2video', () => {
     expect(await holdsOf(harness, accountId)).toBe(0);
   });
 
+  /** An image padded with zero bytes to 2 MB: a body this large holds its images as bytes (ByteStrings). */
+  const held = (mediaType: string, header: Buffer) =>
+    dataUrlOf(mediaType, Buffer.concat([header, Buffer.alloc(2 * MB - header.length)]));
+  const heldPng = held('image/png', pngBytes(256, 256));
+
+  it.each([
+    [
+      'a 127x127 image',
+      () => subjectsWith(held('image/png', pngBytes(127, 127))),
+      'subjects[0].images[0] must be at least 128x128 pixels, not 127x127',
+    ],
+    [
+      'a 1:5 image',
+      () => subjectsWith(heldPng, held('image/png', pngBytes(128, 640))),
+      'subjects[0].images[1] must have an aspect ratio between 1:4 and 4:1, not 128x640',
+    ],
+    [
+      'a GIF declared as a PNG',
+      () => subjectsWith(held('image/png', gifBytes(256, 256))),
+      'subjects[0].images[0] must be png, jpeg, jpg, webp, not gif',
+    ],
+    [
+      'a data: URL that is not Base64',
+      () => subjectsWith(`data:image/png,${'A'.repeat(2 * MB)}`),
+      'subjects[0].images[0] must start with data:image/<fmt>;base64,',
+    ],
+    [
+      'a character outside Base64 a megabyte in',
+      () => subjectsWith(`${heldPng.slice(0, MB)}*${heldPng.slice(MB + 1)}`),
+      'subjects[0].images[0] is not valid Base64 after its data: prefix',
+    ],
+    [
+      'a reference image among `images` that is a GIF',
+      () => ({
+        model: 'alphaq2-pro',
+        prompt: 'a cat',
+        images: [heldPng, held('image/gif', gifBytes(256, 256))],
+      }),
+      'images[1] must be png, jpeg, jpg, webp, not gif',
+    ],
+  ])(
+    'refuses %s held as the bytes of a large body, naming the rule, holding nothing',
+    async (_case, body, rule) => {
+      const { key, accountId } = await newVideoAccount(harness);
+      const answer = await submit(body(), key);
+      expect(answer.status).toBe(400);
+      expect(answer.body.message).toContain(rule);
+      expect(await holdsOf(harness, accountId)).toBe(0);
+    },
+  );
+
   it('reads only the first bytes of a URL image, asking for them with a Range', async () => {
     const before = images.requests.length;
     await submit(subjectsWith(images.url('/huge.png')));
@@ -284,6 +336,16 @@ describe('alpha limits on /alpha/ent/v2/reference2video', () => {
     );
     // The whole answer, so that a failure shows the task's error.
     expect(done.body).toMatchObject({ status: 'completed' });
+    // Held as the body's bytes and copied to the row in pieces, the image is the row's whole.
+    const sent = (JSON.parse(body.toString()) as { subjects: Array<{ images: string[] }> }).subjects[0]
+      .images[0];
+    const [row] = await harness.query<{ length: number; digest: string }>(
+      `select length(request->'subjects'->0->'images'->>0) as length,
+              md5(request->'subjects'->0->'images'->>0) as digest
+         from tasks where id = $1`,
+      [answer.body.task_id],
+    );
+    expect(row).toEqual({ length: sent.length, digest: createHash('md5').update(sent).digest('hex') });
   });
 
   it('accepts URL images within the limits: ranged, of exactly 50 MB, or from a server that ignores ranges', async () => {

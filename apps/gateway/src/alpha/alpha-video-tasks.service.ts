@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { ResolvedKey } from '@gateway/auth';
 import type { Task } from '@gateway/db';
 import { planAlphaVideo } from '@gateway/providers';
+import type { ByteStrings } from '@gateway/providers-core';
 import { GatewayError } from '../errors/gateway-error';
 import type { TaskSubmissionContext } from '../tasks/task-submission.route';
 import { OwnedVideoTasks } from '../videos/owned-video-tasks.service';
@@ -35,7 +36,7 @@ export class AlphaVideoTasks {
     return this.videos.create(
       {
         route: `/alpha/ent/v2/${endpoint}`,
-        read: () => this.read(endpoint, body),
+        read: () => this.read(endpoint, body, context.byteStrings),
         idempotencyKey: context.idempotencyKey,
       },
       key,
@@ -48,11 +49,15 @@ export class AlphaVideoTasks {
     return this.owned.findOfFamily(key, taskId, 'alpha', taskNotFound);
   }
 
-  private async read(endpoint: AlphaEndpoint, body: unknown): Promise<VideoRequestDraft> {
-    const draft = toAlphaVideoDraft(endpoint, body);
+  private async read(
+    endpoint: AlphaEndpoint,
+    body: unknown,
+    byteStrings: ByteStrings | undefined,
+  ): Promise<VideoRequestDraft> {
+    const draft = { ...toAlphaVideoDraft(endpoint, body), byteStrings };
     // The official routes take the family's model names only (no combined billing names): the rules
     // can run before admission, so that no URL is fetched for a request they refuse.
-    const plan = planAlphaVideo({ ...draft.fields, model: draft.modelName, dimensions: {} });
+    const plan = planAlphaVideo({ ...draft.fields, model: draft.modelName, dimensions: {}, byteStrings });
     if (!plan.ok) throw alphaRefusalError(plan);
     await this.urlImages.check(urlImagesOf(draft));
     return draft;

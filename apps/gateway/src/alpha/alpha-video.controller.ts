@@ -31,6 +31,7 @@ const SUBMISSION_ROUTE = {
   body: AlphaVideoRequestDto,
   answer: AlphaSubmissionView,
   bodyLimitBytes: ALPHA_BODY_LIMIT_BYTES,
+  holdsImagesAsBytes: true,
 };
 
 /**

@@ -21,7 +21,7 @@ export class GatewayExceptionFilter implements ExceptionFilter {
 
   /** Also called by the routes that Fastify serves without Nest (text/generation-routes.ts). */
   sendFailure(exception: unknown, request: FastifyRequest, reply: FastifyReply): void {
-    // A route may have a body limit of its own (JsonBodyLimit): a 413 names the one that applied.
+    // A route may have a body limit of its own (JsonBody): a 413 names the one that applied.
     const error = toGatewayError(
       exception,
       request.routeOptions?.bodyLimit ?? this.config.jsonBodyLimitBytes,

@@ -1,10 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 import type { ResolvedKey } from '@gateway/auth';
+import type { ByteStrings } from '@gateway/providers-core';
 
 /** What the gateway attaches to a Fastify request on its way through. */
 export interface GatewayRequestState {
   /** The client's JSON body exactly as received, for byte-exact pass-through (`forwardsRawBody` routes). */
   rawBody?: Buffer;
+  /** The body's values held as its bytes (`holdsImagesAsBytes` routes), each a token in the parsed body. */
+  byteStrings?: ByteStrings;
   apiKey?: ResolvedKey;
   startedAt: number;
   /**

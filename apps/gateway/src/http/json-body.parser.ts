@@ -1,12 +1,18 @@
 import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
-import { describeProblems, findJsonBytesShapeProblem, parseJsonBytes } from '@gateway/contracts';
+import {
+  describeProblems,
+  findJsonBytesShapeProblem,
+  parseJsonBytes,
+  parseJsonBytesHolding,
+  type JsonPath,
+} from '@gateway/contracts';
 import { GatewayError } from '../errors/gateway-error';
-import type { GatewayRequest } from './gateway-request';
+import { gatewayState, type GatewayRequestState } from './gateway-request';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Set on a route whose JSON body limit is its own (see JsonBodyLimit). */
+    /** Set on a route whose JSON body limit is its own (see JsonBody). */
     jsonBodyLimitBytes?: number;
     /**
      * Set on a route that may forward the client's body byte for byte (the text generation routes):
@@ -14,15 +20,40 @@ declare module 'fastify' {
      * which is what keeps a 20 MB body from being held twice while it is validated and stored.
      */
     forwardsRawBody?: boolean;
+    /**
+     * Set on a route whose images the gateway reads through ByteStrings (the alpha routes): long
+     * `data:` values of an `images` list stay the body's bytes (see parseJsonBytesHolding).
+     */
+    holdsImagesAsBytes?: boolean;
   }
 }
 
-/**
- * Gives a controller route its own JSON body limit instead of JSON_BODY_LIMIT_BYTES: a family route
- * whose wire fixes one (alpha: 20 MB). Past it the body is refused with 413 before it is read.
- */
-export function JsonBodyLimit(bytes: number): MethodDecorator {
-  return RouteConfig({ jsonBodyLimitBytes: bytes });
+/** How a controller route's JSON body is read, where it differs from the gateway's default. */
+export interface JsonBodyOptions {
+  /**
+   * The route's own limit instead of JSON_BODY_LIMIT_BYTES: a family route whose wire fixes one
+   * (alpha: 20 MB). Past it the body is refused with 413 before it is read.
+   */
+  limitBytes?: number;
+  /**
+   * Holds the body's `data:` images as its bytes (ByteStrings) rather than as strings: one copy of a
+   * 20 MB image fewer while it is checked and stored. The route's code reads every value of an
+   * `images` list through the request's ByteStrings.
+   */
+  holdsImagesAsBytes?: boolean;
+}
+
+/** JsonBodyOptions as one RouteConfig: two RouteConfig decorators on a route do not merge, the last wins. */
+export function JsonBody(options: JsonBodyOptions): MethodDecorator {
+  return RouteConfig({
+    ...(options.limitBytes === undefined ? {} : { jsonBodyLimitBytes: options.limitBytes }),
+    ...(options.holdsImagesAsBytes ? { holdsImagesAsBytes: true } : {}),
+  });
+}
+
+/** A value of a list named `images`, wherever it sits (`images[0]`, `subjects[2].images[1]`). */
+function isImageListItem(path: JsonPath): boolean {
+  return path.length >= 2 && path[path.length - 2] === 'images' && typeof path[path.length - 1] === 'number';
 }
 
 /** Refuses bytes that are not UTF-8 instead of replacing them, so what is forwarded is what was checked. */
@@ -32,11 +63,15 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * The parsed body, or the error that refuses it: a body over the shape limits (before anything is
  * parsed: BODY_SHAPE_LIMITS), bytes that are not UTF-8, text that is not JSON.
  */
-function parseJsonBody(body: Buffer): unknown {
+function parseJsonBody(body: Buffer, state: GatewayRequestState, holdsImages: boolean): unknown {
   const shapeProblem = findJsonBytesShapeProblem(body);
   if (shapeProblem) throw GatewayError.invalidRequest(describeProblems([shapeProblem]), shapeProblem.field);
+  const decode = (bytes: Uint8Array) => UTF8.decode(bytes);
   try {
-    return parseJsonBytes(body, (bytes) => UTF8.decode(bytes));
+    if (!holdsImages) return parseJsonBytes(body, decode);
+    const { value, byteStrings } = parseJsonBytesHolding(body, decode, isImageListItem);
+    state.byteStrings = byteStrings;
+    return value;
   } catch (error) {
     if ((error as { code?: unknown }).code === 'ERR_ENCODING_INVALID_ENCODED_DATA') {
       throw GatewayError.invalidRequest('Request body is not valid UTF-8.', '(body)');
@@ -63,7 +98,9 @@ export function registerJsonBodyParser(fastify: FastifyInstance, bodyLimitBytes:
     'application/json',
     { parseAs: 'buffer', bodyLimit: bodyLimitBytes },
     (request, body: Buffer, done) => {
-      if (request.routeOptions.config.forwardsRawBody) (request as GatewayRequest).gateway.rawBody = body;
+      const { config } = request.routeOptions;
+      const state = gatewayState(request);
+      if (config.forwardsRawBody) state.rawBody = body;
       if (body.length === 0) {
         done(
           GatewayError.invalidRequest('Request body is empty; a JSON object is required.', '(body)'),
@@ -72,7 +109,7 @@ export function registerJsonBodyParser(fastify: FastifyInstance, bodyLimitBytes:
         return;
       }
       try {
-        done(null, parseJsonBody(body));
+        done(null, parseJsonBody(body, state, config.holdsImagesAsBytes === true));
       } catch (error) {
         done(error as GatewayError, undefined);
       }

@@ -2,8 +2,9 @@ import { applyDecorators, HttpCode, Post, type Type } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { ResolvedKey } from '@gateway/auth';
+import type { ByteStrings } from '@gateway/providers-core';
 import { gatewayState } from '../http/gateway-request';
-import { JsonBodyLimit } from '../http/json-body.parser';
+import { JsonBody } from '../http/json-body.parser';
 import { idempotencyKeyOf } from './idempotency-key.header';
 
 /** What a task submission hands over besides its body. */
@@ -11,15 +12,21 @@ export interface TaskSubmissionContext {
   requestId: string;
   startedAt: number;
   idempotencyKey?: string;
+  /** The body's images held as its bytes, on a route declared with `holdsImagesAsBytes`. */
+  byteStrings?: ByteStrings;
 }
 
-/** How one family submission route is documented; `bodyLimitBytes` when its wire fixes its own limit. */
+/**
+ * How one family submission route is documented; `bodyLimitBytes` when its wire fixes its own limit,
+ * `holdsImagesAsBytes` when its code reads images through the context's ByteStrings.
+ */
 export interface TaskSubmissionRouteOptions {
   summary: string;
   description: string;
   body: Type<unknown>;
   answer: Type<unknown>;
   bodyLimitBytes?: number;
+  holdsImagesAsBytes?: boolean;
 }
 
 const IDEMPOTENCY_HEADER = {
@@ -37,7 +44,7 @@ export function TaskSubmissionRoute(path: string, options: TaskSubmissionRouteOp
   return applyDecorators(
     Post(path),
     HttpCode(200),
-    ...(options.bodyLimitBytes === undefined ? [] : [JsonBodyLimit(options.bodyLimitBytes)]),
+    JsonBody({ limitBytes: options.bodyLimitBytes, holdsImagesAsBytes: options.holdsImagesAsBytes }),
     ApiOperation({ summary: options.summary, description: options.description }),
     ApiHeader(IDEMPOTENCY_HEADER),
     ApiBody({ type: options.body }),
@@ -47,10 +54,12 @@ export function TaskSubmissionRoute(path: string, options: TaskSubmissionRouteOp
 
 /** The request's id and start, and the client's Idempotency-Key (refused here when malformed). */
 export function taskSubmissionContextOf(request: FastifyRequest): TaskSubmissionContext {
+  const state = gatewayState(request);
   return {
     requestId: request.id,
-    startedAt: gatewayState(request).startedAt,
+    startedAt: state.startedAt,
     idempotencyKey: idempotencyKeyOf(request),
+    byteStrings: state.byteStrings,
   };
 }
 

@@ -57,7 +57,12 @@ export function admitVideo(
   if (!resolved) throw modelNotFound(modelName);
   const price = routing.priceFor(modelName) ?? routing.priceFor(resolved.base);
   if (!price) throw modelNotFound(modelName);
-  const request: VideoRequest = { ...draft.fields, model: resolved.base, dimensions: resolved.dimensions };
+  const request: VideoRequest = {
+    ...draft.fields,
+    model: resolved.base,
+    dimensions: resolved.dimensions,
+    byteStrings: draft.byteStrings,
+  };
   let channels = videoChannelsOf(resolved.base, routing);
   if (remixOn) channels = channels.filter((channel) => channel.id === remixOn.channelId);
   if (draft.channelId !== undefined) {

@@ -1,3 +1,4 @@
+import { ByteStrings } from '@gateway/providers-core';
 import { videoRequestHash } from './video-request-hash';
 
 const base = { route: '/v1/videos', modelName: 'delta-2', remixOf: undefined };
@@ -19,5 +20,18 @@ describe('videoRequestHash', () => {
     expect(videoRequestHash(other)).not.toBe(
       videoRequestHash({ ...base, fields: { prompt: 'a', seconds: 8 } }),
     );
+  });
+
+  it("hashes an image held as the body's bytes as it hashes the image's string, and another image otherwise", () => {
+    const image = `data:image/png;base64,${'iVBORw0KGgo'.repeat(10_000)}`;
+    const byteStrings = new ByteStrings();
+    const token = byteStrings.add(Buffer.from(image));
+    const fields = (images: string[]) => ({
+      prompt: 'a',
+      images: images.map((url) => ({ role: 'reference', url })),
+    });
+    const held = videoRequestHash({ ...base, fields: fields([token]) }, byteStrings);
+    expect(held).toBe(videoRequestHash({ ...base, fields: fields([image]) }));
+    expect(held).not.toBe(videoRequestHash({ ...base, fields: fields([`${image}AAAA`]) }));
   });
 });

@@ -9,6 +9,7 @@ import {
 } from '@gateway/contracts';
 import {
   isJsonObject,
+  type ByteStrings,
   type SerialisableObject,
   type VideoClip,
   type VideoImage,
@@ -23,16 +24,21 @@ import { videoImageUrlOf } from './video-image-input';
 export interface VideoRequestDraft {
   /** The model as the client named it: a base model or a combined billing name. */
   modelName: string;
-  fields: Omit<VideoRequest, 'model' | 'dimensions'>;
+  fields: VideoRequestFields;
   /** The one channel the task may go to: the one holding the assets the request cites (theta 2.0). */
   channelId?: string;
+  /** Where the images that stand as tokens in `fields` are read (a route that holds them as bytes). */
+  byteStrings?: ByteStrings;
 }
+
+/** What the client's body says of a video request: serialisable, hashed as it is. */
+export type VideoRequestFields = Omit<VideoRequest, 'model' | 'dimensions' | 'byteStrings'>;
 
 /** A remix body: what the new task changes; the rest comes from the video it remixes. */
 export interface VideoRemixDraft {
   /** Absent: the source video's model. */
   modelName?: string;
-  fields: Omit<VideoRequest, 'model' | 'dimensions'>;
+  fields: VideoRequestFields;
 }
 
 /** Fields each style names; every other field is kept as an extra for the families whose wire has it. */

@@ -4,7 +4,7 @@ import { PriceBook } from '@gateway/billing';
 import type { GatewayConfig } from '@gateway/config';
 import type { Task } from '@gateway/db';
 import { isVideoFamilyModel, taskAdapterFor, videoAdapterFor } from '@gateway/providers';
-import type { JsonHandle } from '@gateway/providers-core';
+import type { ByteStrings, JsonHandle } from '@gateway/providers-core';
 import { ChannelCatalog, CircuitBreaker } from '@gateway/routing';
 import { refusalLogOf } from '../generation/request-log-fields';
 import { SettlementRecorder } from '../generation/settlement-recorder';
@@ -95,12 +95,15 @@ export class VideoTaskService {
       draft = await submission.read();
       const remixOf = submission.remixOf;
       if (submission.idempotencyKey !== undefined) {
-        requestHash = videoRequestHash({
-          route: submission.route,
-          modelName: draft.modelName,
-          remixOf: remixOf?.id,
-          fields: draft.fields,
-        });
+        requestHash = videoRequestHash(
+          {
+            route: submission.route,
+            modelName: draft.modelName,
+            remixOf: remixOf?.id,
+            fields: draft.fields,
+          },
+          draft.byteStrings,
+        );
         const earlier = await runtime.store
           .findByIdempotencyKey(key.id, submission.idempotencyKey)
           .catch(taskStoreUnavailable);
@@ -120,7 +123,10 @@ export class VideoTaskService {
       );
       throw error;
     }
-    const created = await this.createRow(runtime, taskId, key, submission, admitted, requestHash);
+    const created = await this.createRow(runtime, taskId, key, submission, admitted, {
+      requestHash,
+      byteStrings: draft.byteStrings,
+    });
     if (!created.created) {
       // Another request with the same key won the race: this one's hold is not needed.
       await this.creation.release(runtime, taskId, VIDEO_TASK_KIND);
@@ -148,7 +154,7 @@ export class VideoTaskService {
     key: ResolvedKey,
     submission: VideoSubmission,
     admitted: AdmittedVideo,
-    requestHash: string | undefined,
+    read: { requestHash: string | undefined; byteStrings: ByteStrings | undefined },
   ): Promise<{ task: Task; created: boolean }> {
     const deadlineMs = videoDeadlineMsOf(this.config.videoTaskDeadlines, admitted.call.family);
     return this.creation.insertRow(runtime, {
@@ -159,10 +165,11 @@ export class VideoTaskService {
       model: admitted.model,
       channelId: admitted.channel.id,
       request: admitted.call,
+      byteStrings: read.byteStrings,
       holdRequestId: taskId,
       priceSnapshot: runtime.videoPriceSnapshot(admitted.price),
       ...(submission.idempotencyKey === undefined ? {} : { idempotencyKey: submission.idempotencyKey }),
-      ...(requestHash === undefined ? {} : { requestHash }),
+      ...(read.requestHash === undefined ? {} : { requestHash: read.requestHash }),
       ...(submission.remixOf ? { remixedFromId: submission.remixOf.id } : {}),
       deadlineAt: new Date(Date.now() + deadlineMs),
     });

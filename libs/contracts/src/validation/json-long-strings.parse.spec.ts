@@ -1,4 +1,11 @@
-import { LIFT_FROM_BODY_BYTES, LONG_STRING_BYTES, parseJsonBytes } from './json-long-strings.parse';
+import type { ByteStrings } from '@gateway/providers-core';
+import {
+  LIFT_FROM_BODY_BYTES,
+  LONG_STRING_BYTES,
+  parseJsonBytes,
+  parseJsonBytesHolding,
+  type JsonPath,
+} from './json-long-strings.parse';
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const decode = (bytes: Uint8Array) => UTF8.decode(bytes);
@@ -96,5 +103,72 @@ describe('parseJsonBytes', () => {
       unknown
     >;
     expect(parsed.lookalike).toBe('\u0000abcdef:0');
+  });
+});
+
+describe('parseJsonBytesHolding', () => {
+  const image = `data:image/png;base64,${long('iVBORw0KGgo')}`;
+  /** Values of a list named `images`, as the alpha routes hold them. */
+  const imageListItem = (path: JsonPath) => path.length >= 2 && path[path.length - 2] === 'images';
+
+  /** The parsed value with every token read back as the string it stands for. */
+  function resolved(value: unknown, byteStrings: ByteStrings): unknown {
+    return JSON.parse(
+      Buffer.concat(
+        byteStrings.piecesOf(JSON.stringify(value)).map((piece) => Buffer.from(piece)),
+      ).toString(),
+    );
+  }
+
+  it("holds the long data: values its paths take as the body's bytes, never decoding them", () => {
+    const other = `data:image/webp;base64,${long('UklGR')}`;
+    const text = JSON.stringify({
+      images: [image],
+      subjects: [{ id: 'cat', images: [other, 'https://example.test/a.png'] }],
+      image,
+    });
+    const body = Buffer.from(text);
+    const decoded: number[] = [];
+    const { value, byteStrings } = parseJsonBytesHolding(
+      body,
+      (bytes) => {
+        decoded.push(bytes.length);
+        return decode(bytes);
+      },
+      imageListItem,
+    );
+    const parsed = value as { images: string[]; subjects: Array<{ images: string[] }>; image: string };
+    expect(byteStrings.size).toBe(2);
+    expect(byteStrings.bytesOf(parsed.images[0])?.buffer).toBe(body.buffer);
+    expect(byteStrings.bytesOf(parsed.subjects[0].images[0])?.toString()).toBe(other);
+    // `image` sits at a path the predicate does not take: a string, as parseJsonBytes makes it.
+    expect(parsed.image).toBe(image);
+    expect(decoded).not.toContain(other.length);
+    expect(decoded.filter((length) => length === image.length)).toHaveLength(1);
+    expect(resolved(value, byteStrings)).toEqual(JSON.parse(text));
+  });
+
+  it('decodes a data: value it cannot hold (not printable ASCII), and leaves one with a control character to JSON.parse', () => {
+    const accented = `data:text/plain,${long('é')}`;
+    const { value, byteStrings } = parseJsonBytesHolding(
+      Buffer.from(JSON.stringify({ images: [accented, image] })),
+      decode,
+      imageListItem,
+    );
+    expect((value as { images: string[] }).images[0]).toBe(accented);
+    expect(byteStrings.size).toBe(1);
+    const broken = Buffer.from(`{"images":["${image}\u0001"]}`);
+    expect(() => parseJsonBytesHolding(broken, decode, imageListItem)).toThrow(SyntaxError);
+  });
+
+  it('holds nothing in a body under the lifting size', () => {
+    const small = `data:image/png;base64,${'A'.repeat(LONG_STRING_BYTES + 4)}`;
+    const { value, byteStrings } = parseJsonBytesHolding(
+      Buffer.from(JSON.stringify({ images: [small] })),
+      decode,
+      imageListItem,
+    );
+    expect(value).toEqual({ images: [small] });
+    expect(byteStrings.size).toBe(0);
   });
 });

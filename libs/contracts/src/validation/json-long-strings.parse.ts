@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { ByteStrings } from '@gateway/providers-core';
 import { closingQuote } from './json-bytes.scan';
 
 /** String values at least this many bytes long are decoded on their own (see parseJsonBytes). */
@@ -31,34 +32,82 @@ interface LongString {
   end: number;
 }
 
+/** A lifted string: its text, or its bytes where the value may be held as bytes (see parseJsonBytesHolding). */
+type LiftedString = LongString & ({ text: string } | { bytes: Buffer });
+
+/** Where a value sits in a JSON document: the keys and indexes that lead to it from the root. */
+export type JsonPath = readonly (string | number)[];
+
+export interface HeldJsonBytes {
+  value: unknown;
+  /** The values held as bytes, each a token in `value`. */
+  byteStrings: ByteStrings;
+}
+
+const DATA_SCHEME = Buffer.from('data:');
+
 /**
  * JSON.parse of UTF-8 bytes with the same result, without decoding the whole body into one string:
  * string values of LONG_STRING_BYTES or more (`data:` images) are decoded on their own, straight from
- * the bytes, and the rest, kilobytes, is parsed with a placeholder where each one was. Parsing the
- * whole text holds the bytes, the text and the parsed value at once: three copies of a 20 MB body
- * (docs/performance-analysis.md, "A 20 MB body"); this holds two. Hand-written because no JSON parser
- * at hand reads bytes. A string with an escape or a control character stays in the text, where
- * JSON.parse judges it; a text that is not JSON is parsed whole, so that the error names the place
- * in the client's body. `decode` turns UTF-8 bytes into text and throws on bytes that are not UTF-8.
+ * the bytes, and the rest, kilobytes, is parsed with a placeholder where each one was; the whole text
+ * is never decoded. Parsing the whole text holds the bytes, the text and the parsed value at once:
+ * three copies of a 20 MB body (docs/performance-analysis.md, "A 20 MB body"); this holds two.
+ * Hand-written because no JSON parser at hand reads bytes. A string with an escape or a control
+ * character stays in the text, where JSON.parse judges it; a text that is not JSON is parsed whole, so
+ * that the error names the place in the client's body. `decode` turns UTF-8 bytes into text and throws
+ * on bytes that are not UTF-8.
  */
 export function parseJsonBytes(bytes: Buffer, decode: (bytes: Uint8Array) => string): unknown {
+  return parse(bytes, decode, undefined).value;
+}
+
+/**
+ * parseJsonBytes, except that each long `data:` value at a place `holds` takes, and that ByteStrings
+ * can hold (printable ASCII), is not decoded at all: it stays the body's bytes, a token of the answered
+ * ByteStrings in its place. The body then holds one copy of such a value, not two.
+ */
+export function parseJsonBytesHolding(
+  bytes: Buffer,
+  decode: (bytes: Uint8Array) => string,
+  holds: (path: JsonPath) => boolean,
+): HeldJsonBytes {
+  return parse(bytes, decode, holds);
+}
+
+function parse(
+  bytes: Buffer,
+  decode: (bytes: Uint8Array) => string,
+  holds: ((path: JsonPath) => boolean) | undefined,
+): HeldJsonBytes {
+  const byteStrings = new ByteStrings();
   const candidates = bytes.length < LIFT_FROM_BODY_BYTES ? [] : longStringValues(bytes);
-  const lifted: LongString[] = [];
-  const values: string[] = [];
+  const lifted: LiftedString[] = [];
   for (const candidate of candidates) {
-    const value = decode(bytes.subarray(candidate.start, candidate.end));
-    if (CONTROL_CHARACTER.test(value)) continue;
-    lifted.push(candidate);
-    values.push(value);
+    const content = bytes.subarray(candidate.start, candidate.end);
+    if (holds && isDataUrl(content) && ByteStrings.canHold(content)) {
+      lifted.push({ ...candidate, bytes: content });
+      continue;
+    }
+    const text = decode(content);
+    if (!CONTROL_CHARACTER.test(text)) lifted.push({ ...candidate, text });
   }
-  if (lifted.length === 0) return JSON.parse(decode(bytes));
+  if (lifted.length === 0) return { value: JSON.parse(decode(bytes)), byteStrings };
   let parsed: unknown;
   try {
     parsed = JSON.parse(decode(withPlaceholders(bytes, lifted)));
   } catch {
-    return JSON.parse(decode(bytes));
+    return { value: JSON.parse(decode(bytes)), byteStrings };
   }
-  return restore(parsed, values);
+  const valueOf = (index: number, path: JsonPath): string => {
+    const string = lifted[index];
+    if ('text' in string) return string.text;
+    return holds?.(path) ? byteStrings.add(string.bytes) : decode(string.bytes);
+  };
+  return { value: restore(parsed, valueOf, []), byteStrings };
+}
+
+function isDataUrl(content: Buffer): boolean {
+  return content.length > DATA_SCHEME.length && content.subarray(0, DATA_SCHEME.length).equals(DATA_SCHEME);
 }
 
 /** The string values (not keys) of at least LONG_STRING_BYTES bytes without an escape, in order. */
@@ -98,20 +147,30 @@ function withPlaceholders(bytes: Buffer, lifted: readonly LongString[]): Buffer 
   return Buffer.concat(parts);
 }
 
-/** The parsed value with every placeholder replaced by its string. */
-function restore(value: unknown, lifted: readonly string[]): unknown {
+/** The parsed value with every placeholder replaced by its string (`valueOf` its index, at its path). */
+function restore(
+  value: unknown,
+  valueOf: (index: number, path: JsonPath) => string,
+  path: Array<string | number>,
+): unknown {
   if (typeof value === 'string') {
     if (!value.startsWith(PLACEHOLDER_PREFIX)) return value;
-    return lifted[Number(value.slice(PLACEHOLDER_PREFIX.length))];
+    return valueOf(Number(value.slice(PLACEHOLDER_PREFIX.length)), path);
   }
   if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index++) value[index] = restore(value[index], lifted);
+    for (let index = 0; index < value.length; index++) {
+      path.push(index);
+      value[index] = restore(value[index], valueOf, path);
+      path.pop();
+    }
     return value;
   }
   if (value !== null && typeof value === 'object') {
     for (const key of Object.keys(value)) {
       const item = (value as Record<string, unknown>)[key];
-      const restored = restore(item, lifted);
+      path.push(key);
+      const restored = restore(item, valueOf, path);
+      path.pop();
       // defineProperty: a plain assignment to an own `__proto__` key would call the setter instead.
       if (restored !== item) Object.defineProperty(value, key, { value: restored });
     }

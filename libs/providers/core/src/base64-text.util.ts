@@ -1,3 +1,5 @@
+import type { TextRead } from './byte-strings';
+
 /** The Base64 alphabet, padding left out. */
 const BASE64_RUN = /^[A-Za-z0-9+/]*$/;
 
@@ -9,15 +11,21 @@ const BASE64_RUN = /^[A-Za-z0-9+/]*$/;
  */
 const RUN_CHARACTERS = 64 * 1024;
 
+/** How many `=` end `text` (read from `start`), at most two. */
+export function base64PaddingOf(text: TextRead, start = 0): number {
+  const tail = text.slice(Math.max(start, text.length - 2));
+  return tail.endsWith('==') ? 2 : tail.endsWith('=') ? 1 : 0;
+}
+
 /**
- * Whether `text` is Base64: at least one character of the standard alphabet, then at most two `=`.
- * Checks the alphabet only: callers that need whole quanta check the length.
+ * Whether `text`, from `start`, is Base64: at least one character of the standard alphabet, then at
+ * most two `=`. Checks the alphabet only: callers that need whole quanta check the length.
  */
-export function isBase64Text(text: string): boolean {
-  const end = text.endsWith('==') ? text.length - 2 : text.endsWith('=') ? text.length - 1 : text.length;
-  if (end === 0) return false;
-  for (let start = 0; start < end; start += RUN_CHARACTERS) {
-    if (!BASE64_RUN.test(text.slice(start, Math.min(end, start + RUN_CHARACTERS)))) return false;
+export function isBase64Text(text: TextRead, start = 0): boolean {
+  const end = text.length - base64PaddingOf(text, start);
+  if (end <= start) return false;
+  for (let from = start; from < end; from += RUN_CHARACTERS) {
+    if (!BASE64_RUN.test(text.slice(from, Math.min(end, from + RUN_CHARACTERS)))) return false;
   }
   return true;
 }
@@ -29,6 +37,6 @@ const DATA_URL_PREFIX_CHARACTERS = 1024;
  * `pattern`, anchored at the start, matched against a text's first characters only: a prefix pattern
  * that fails on a megabyte value (`data:` and no `;base64,`) would otherwise run over all of it.
  */
-export function matchDataUrlPrefix(pattern: RegExp, text: string): RegExpExecArray | null {
+export function matchDataUrlPrefix(pattern: RegExp, text: TextRead): RegExpExecArray | null {
   return pattern.exec(text.slice(0, DATA_URL_PREFIX_CHARACTERS));
 }

@@ -2,6 +2,7 @@ export * from './adapter-context';
 export * from './adapter-error.util';
 export * from './base64-data-url.util';
 export * from './base64-text.util';
+export * from './byte-strings';
 export * from './capability/asset-adapter';
 export * from './capability/image-adapter';
 export * from './capability/task-adapter';

@@ -1,4 +1,5 @@
 import { createPgPool, createPrismaClient, type PrismaClient } from '@gateway/db';
+import { ByteStrings } from '@gateway/providers-core';
 import { createTestDatabase, type TestDatabase } from '@gateway/testing';
 import type { Pool } from 'pg';
 import { TaskStore, type NewTask } from './task-store';
@@ -58,6 +59,66 @@ describe('TaskStore (Postgres)', () => {
     expect(stored?.request).toEqual(request);
   });
 
+  describe('requests with long strings, copied to the row in pieces', () => {
+    const image = `data:image/png;base64,${'iVBORw0KGgo'.repeat(20_000)}`;
+    /** Of a kind of its own, so that the deadline queries of the other tests do not see them. */
+    const copyTask = (overrides: Partial<NewTask>) => newTask({ kind: 'copy-test', ...overrides });
+
+    it("writes images held as the body's bytes as the strings they stand for", async () => {
+      const byteStrings = new ByteStrings();
+      const webp = `data:image/webp;base64,${'UklGR'.repeat(30_000)}`;
+      const [pngToken, webpToken] = [byteStrings.add(Buffer.from(image)), byteStrings.add(Buffer.from(webp))];
+      const request = {
+        prompt: 'a "quoted" \\ prompt',
+        images: [pngToken],
+        subjects: [{ id: 'cat', images: [webpToken, pngToken, 'https://example.test/c.png'] }],
+      };
+      const { task, created } = await store.create(copyTask({ request, byteStrings }));
+      expect(created).toBe(true);
+      const stored = await store.findById(task.id);
+      expect(stored?.request).toEqual({
+        ...request,
+        images: [image],
+        subjects: [{ id: 'cat', images: [webp, image, 'https://example.test/c.png'] }],
+      });
+    });
+
+    it('writes long strings with escapes, non-ASCII text and a surrogate pair cut by a piece boundary', async () => {
+      const boundary = 64 * 1024;
+      // The emoji's two UTF-16 units sit either side of the first piece's end.
+      const cut = `${'a'.repeat(boundary - 1)}\u{1F600}${'b'.repeat(10)}`;
+      const escapes = `${'line\n\ttab "quote" \\ backslash é 字 '.repeat(5_000)}end`;
+      const request = { cut, escapes, short: 'x' };
+      const { task } = await store.create(copyTask({ request }));
+      const stored = await store.findById(task.id);
+      expect(stored?.request).toEqual(request);
+      expect((stored?.request as { cut: string }).cut.codePointAt(boundary - 1)).toBe(0x1f600);
+    });
+
+    it('gives back the first task for a repeated idempotency key', async () => {
+      const request = { images: [image] };
+      const first = await store.create(copyTask({ request, idempotencyKey: 'idem-long' }));
+      const second = await store.create(copyTask({ request, idempotencyKey: 'idem-long' }));
+      expect(first.created).toBe(true);
+      expect(second).toEqual({ task: first.task, created: false });
+    });
+
+    it('rejects a request Postgres refuses (U+0000 in a long string), writing nothing, and goes on writing', async () => {
+      const refused = copyTask({ request: { images: [`${image}\u0000`] } });
+      await expect(store.create(refused)).rejects.toMatchObject({ code: '22P05' });
+      expect(await store.findById(refused.id)).toBeNull();
+      // Every connection of the pool is fine: as many creates at once as it holds, the copy table empty.
+      const next = await Promise.all(
+        Array.from({ length: 4 }, () => store.create(copyTask({ request: { images: [image] } }))),
+      );
+      expect(next.every(({ created }) => created)).toBe(true);
+      const leftovers = await pool.query<{ n: number }>(
+        "select count(*)::int as n from pg_class where relname = 'task_request_copies' and relpersistence = 'p'",
+      );
+      expect(leftovers.rows[0].n).toBe(0);
+    });
+  });
+
   it('returns the first task for a repeated idempotency key of the same key', async () => {
     const first = await store.create(newTask({ idempotencyKey: 'idem-1' }));
     const second = await store.create(newTask({ idempotencyKey: 'idem-1' }));
@@ -81,6 +142,7 @@ describe('TaskStore (Postgres)', () => {
           counter.statements += 1;
           return (pool.query as (...a: unknown[]) => unknown)(...args);
         }) as Pool['query'],
+        connect: (() => pool.connect()) as Pool['connect'],
       });
       return { counted, counter };
     }

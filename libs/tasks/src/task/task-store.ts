@@ -1,4 +1,5 @@
 import { Prisma, type PrismaClient, type Task } from '@gateway/db';
+import type { ByteStrings } from '@gateway/providers-core';
 import type { JsonHandle, JsonObject } from './json-value';
 import { type TaskRowPool, TaskRowWriter } from './task-row.writer';
 import { canTransition, TERMINAL_TASK_STATUSES, TASK_STATUSES, type TaskStatus } from './task-status';
@@ -12,6 +13,8 @@ export interface NewTask {
   model: string;
   channelId?: string;
   request: JsonObject;
+  /** Where the values that stand as tokens in `request` are read: a route that holds them as bytes. */
+  byteStrings?: ByteStrings;
   holdRequestId?: string;
   priceSnapshot?: JsonObject;
   idempotencyKey?: string;

@@ -7,11 +7,26 @@ import {
   pngDataUrl,
   webpBytes,
 } from '../testing/alpha-test-images';
+import { ByteStrings } from '@gateway/providers-core';
 import { ALPHA_IMAGE_MAX_BYTES, alphaImageRefusal } from './alpha-image.rules';
 
-const refusalOf = (image: unknown) => alphaImageRefusal(image, 'image');
+/** The image as a string. */
+const asString = (image: unknown, param: string) => alphaImageRefusal(image, param);
 
-describe('alphaImageRefusal', () => {
+/** The image held as bytes where ByteStrings can hold it (as the alpha routes' large bodies do): the same answers. */
+function asHeldBytes(image: unknown, param: string) {
+  const bytes = typeof image === 'string' ? Buffer.from(image, 'latin1') : undefined;
+  if (!bytes || !ByteStrings.canHold(bytes)) return alphaImageRefusal(image, param);
+  const byteStrings = new ByteStrings();
+  return alphaImageRefusal(byteStrings.add(bytes), param, byteStrings);
+}
+
+describe.each([
+  ['as a string', asString],
+  ['held as bytes', asHeldBytes],
+])('alphaImageRefusal, the image %s', (_form, refusalWith) => {
+  const refusalOf = (image: unknown) => refusalWith(image, 'image');
+
   it.each([
     ['png', pngDataUrl(128, 128)],
     ['jpeg', dataUrlOf('image/jpeg', jpegBytes(640, 360))],
@@ -127,7 +142,7 @@ describe('alphaImageRefusal', () => {
   });
 
   it('names the field it was given', () => {
-    expect(alphaImageRefusal(pngDataUrl(20, 20), 'subjects[1].images[2]')).toMatchObject({
+    expect(refusalWith(pngDataUrl(20, 20), 'subjects[1].images[2]')).toMatchObject({
       param: 'subjects[1].images[2]',
       message: expect.stringMatching(/^subjects\[1\]\.images\[2\] must be at least 128x128/),
     });

@@ -1,5 +1,11 @@
 import { imageSize } from 'image-size';
-import { isBase64Text, matchDataUrlPrefix } from '@gateway/providers-core';
+import {
+  base64PaddingOf,
+  isBase64Text,
+  matchDataUrlPrefix,
+  type ByteStrings,
+  type TextRead,
+} from '@gateway/providers-core';
 import { alphaRefusal, type AlphaRefusal } from './alpha-refusal';
 
 /** §3.3/§3.7 image limits. */
@@ -38,25 +44,32 @@ export interface ImageHeader {
  * 4:1. Format and dimensions are read from the header of the decoded bytes, never by decoding the
  * picture. A URL is not fetched here (the rules run before any channel is chosen and stay pure): the
  * upstream downloads it and applies the same limits, answering `ImageDownloadFailure`,
- * `ImageFormatInvalid` or `FieldInvalid`, which fail the task as a bad request.
+ * `ImageFormatInvalid` or `FieldInvalid`, which fail the task as a bad request. An image the gateway
+ * holds as the bytes of the client's body is read through `byteStrings`.
  */
-export function alphaImageRefusal(image: unknown, param: string): AlphaRefusal | undefined {
+export function alphaImageRefusal(
+  image: unknown,
+  param: string,
+  byteStrings?: ByteStrings,
+): AlphaRefusal | undefined {
   if (typeof image !== 'string') return alphaRefusal(param, `${param} must be a string`);
-  if (HTTP_URL.test(image)) return urlRefusal(image, param);
-  if (!image.slice(0, 5).toLowerCase().startsWith('data:')) {
+  const text = byteStrings ? byteStrings.textOf(image) : image;
+  const head = text.slice(0, 8);
+  if (HTTP_URL.test(head)) return urlRefusal(text.slice(0), param);
+  if (!head.slice(0, 5).toLowerCase().startsWith('data:')) {
     return alphaRefusal(
       param,
       `${param} must be an http(s) URL or Base64 with its data:image/<fmt>;base64, prefix (${FORMATS_TEXT})`,
     );
   }
-  const prefix = matchDataUrlPrefix(DATA_URL_PREFIX, image);
+  const prefix = matchDataUrlPrefix(DATA_URL_PREFIX, text);
   if (!prefix) {
     return alphaRefusal(param, `${param} must start with data:image/<fmt>;base64, (${FORMATS_TEXT})`);
   }
   const subtype = prefix[1].toLowerCase();
   const declared = Object.hasOwn(FORMAT_OF_SUBTYPE, subtype) ? FORMAT_OF_SUBTYPE[subtype] : undefined;
   if (!declared) return alphaRefusal(param, `${param} must be ${FORMATS_TEXT}, not ${subtype}`);
-  return base64ImageRefusal(image.slice(prefix[0].length), subtype, declared, param);
+  return base64ImageRefusal({ text, start: prefix[0].length }, subtype, declared, param);
 }
 
 /**
@@ -79,13 +92,19 @@ function urlRefusal(url: string, param: string): AlphaRefusal | undefined {
   }
 }
 
+/** The Base64 part of a `data:` URL: the URL's text from `start`. */
+interface Base64Part {
+  text: TextRead;
+  start: number;
+}
+
 function base64ImageRefusal(
-  data: string,
+  data: Base64Part,
   subtype: string,
   declared: string,
   param: string,
 ): AlphaRefusal | undefined {
-  if (data.length % 4 === 1 || !isBase64Text(data)) {
+  if ((data.text.length - data.start) % 4 === 1 || !isBase64Text(data.text, data.start)) {
     return alphaRefusal(param, `${param} is not valid Base64 after its data: prefix`);
   }
   if (decodedLength(data) > ALPHA_IMAGE_MAX_BYTES) {
@@ -118,20 +137,19 @@ function dimensionsRefusal({ width, height }: ImageHeader, param: string): Alpha
 }
 
 /** The byte length Base64 text decodes to, computed from its length (valid text assumed). */
-function decodedLength(data: string): number {
-  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
-  return Math.floor(((data.length - padding) * 3) / 4);
+function decodedLength({ text, start }: Base64Part): number {
+  return Math.floor(((text.length - start - base64PaddingOf(text, start)) * 3) / 4);
 }
 
-function headerOf(data: string): ImageHeader | undefined {
+function headerOf({ text, start }: Base64Part): ImageHeader | undefined {
   for (const bytes of HEADER_PREFIX_BYTES) {
     // Whole groups of four characters decode to whole bytes.
     const characters = Math.ceil(bytes / 3) * 4;
-    if (characters >= data.length) break;
-    const header = readHeader(Buffer.from(data.slice(0, characters), 'base64'));
+    if (start + characters >= text.length) break;
+    const header = readHeader(Buffer.from(text.slice(start, start + characters), 'base64'));
     if (header) return header;
   }
-  return readHeader(Buffer.from(data, 'base64'));
+  return readHeader(Buffer.from(text.slice(start), 'base64'));
 }
 
 function readHeader(bytes: Buffer): ImageHeader | undefined {

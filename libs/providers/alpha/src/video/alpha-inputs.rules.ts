@@ -48,7 +48,7 @@ export function alphaInputsOf(request: VideoRequest): AlphaRuled<AlphaInputs> {
   if (lasts.length === 1 && firsts.length === 0) {
     return alphaRefusal(paramOf(request.images, lasts[0]), 'a last frame needs a first frame');
   }
-  const refusal = imagesRefusal(request.images, frames);
+  const refusal = imagesRefusal(request, frames);
   if (refusal) return refusal;
   const images = frames.map(({ role, url }) => ({ role, url }));
   const mode: VideoMode = lasts.length === 1 ? 'first_last' : firsts.length === 1 ? 'first_frame' : 'text';
@@ -75,7 +75,7 @@ function referenceInputsOf(request: VideoRequest, references: VideoImage[]): Alp
     const param = references.length > 0 ? paramOf(request.images, references[0]) : 'subjects';
     return alphaRefusal(param, `at most ${ALPHA_MAX_REFERENCE_IMAGES} reference images in all, not ${total}`);
   }
-  const refusal = imagesRefusal(request.images, references) ?? subjectImagesRefusal(request);
+  const refusal = imagesRefusal(request, references) ?? subjectImagesRefusal(request);
   if (refusal) return refusal;
   return {
     ok: true,
@@ -121,16 +121,17 @@ function subjectShapesRefusal(request: VideoRequest): AlphaRefusal | undefined {
 function subjectImagesRefusal(request: VideoRequest): AlphaRefusal | undefined {
   for (const [index, subject] of request.subjects.entries()) {
     for (const [imageIndex, image] of subject.images.entries()) {
-      const refusal = alphaImageRefusal(image, `subjects[${index}].images[${imageIndex}]`);
+      const param = `subjects[${index}].images[${imageIndex}]`;
+      const refusal = alphaImageRefusal(image, param, request.byteStrings);
       if (refusal) return refusal;
     }
   }
   return undefined;
 }
 
-function imagesRefusal(all: VideoImage[], checked: VideoImage[]): AlphaRefusal | undefined {
+function imagesRefusal(request: VideoRequest, checked: VideoImage[]): AlphaRefusal | undefined {
   for (const image of checked) {
-    const refusal = alphaImageRefusal(image.url, paramOf(all, image));
+    const refusal = alphaImageRefusal(image.url, paramOf(request.images, image), request.byteStrings);
     if (refusal) return refusal;
   }
   return undefined;

@@ -1,4 +1,5 @@
 import type { AdapterContext } from '../adapter-context';
+import type { ByteStrings } from '../byte-strings';
 import type { UpstreamHttpResponse } from '../http-client';
 import type { JsonHandle, JsonValue, SerialisableObject } from '../json-value';
 
@@ -69,6 +70,8 @@ export interface VideoRequest {
   extras: SerialisableObject;
   /** A remix or extension: the finished task's upstream handle (the gateway pins its channel). */
   remixOf?: JsonHandle;
+  /** Where the images that stand as tokens are read: those the gateway holds as the body's bytes. */
+  byteStrings?: ByteStrings;
 }
 
 /**
