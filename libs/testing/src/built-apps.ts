@@ -6,7 +6,7 @@ import { join } from 'node:path';
 const ROOT = join(__dirname, '..', '..', '..');
 
 /** The apps a test may start from the production build. */
-export type BuiltApp = 'gateway' | 'worker-text' | 'worker-video';
+export type BuiltApp = 'gateway' | 'worker-text' | 'worker-video' | 'worker-assets';
 
 export interface ProcessExit {
   code: number | null;

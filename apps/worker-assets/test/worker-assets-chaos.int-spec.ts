@@ -1,0 +1,115 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Queue } from 'bullmq';
+import { ASSET_STATUS_JOB_NAME, enqueueAssetStatus } from '@gateway/tasks';
+import { BuiltApps, waitFor, type AppProcess } from '@gateway/testing';
+import { EtaAssetLibrary } from './eta-asset-library.fixture';
+
+const ASSET_COUNT = 40;
+/** Every look at the control plane takes this long, so that a kill lands on looks in flight. */
+const LOOK_LATENCY_MS = 250;
+/** A restarted worker boots in about 1.5 s: it works for the rest of the interval. */
+const KILL_INTERVAL_MS = 2_500;
+const MIN_KILLS = 4;
+const CHAOS_LIMIT_MS = 90_000;
+/** How long the surviving workers may take, after the last kill, to take over the jobs left locked. */
+const RECOVERY_WAIT_MS = 60_000;
+
+/**
+ * Every fifth asset fails upstream after a dozen looks; the others end Active after 12 to 16: with the
+ * looks' latency and the delays between them, the assets are still processing through every kill.
+ */
+const scriptOf = (index: number) =>
+  index % 5 === 0
+    ? `x${index} [[sim error=bad_request;error_after=12;code=Image.TooSmall]]`
+    : `kite${index} [[sim polls=${12 + (index % 5)}]]`;
+
+/**
+ * worker-assets from the production build, two of them, one SIGKILLed and restarted every few
+ * seconds while 40 assets are processed upstream: a killed worker's looks in flight are cut (the
+ * simulator counts them), its locked jobs are taken over once their lock expires, and every asset
+ * ends as its upstream processing did, none left Processing and no job left behind.
+ */
+describe('worker-assets under SIGKILL (production build, Postgres, Redis, eta control plane)', () => {
+  let library: EtaAssetLibrary;
+  let built: BuiltApps;
+  let queue: Queue;
+  const running: AppProcess[] = [];
+
+  beforeAll(async () => {
+    library = await EtaAssetLibrary.start(`/@latency=${LOOK_LATENCY_MS}/eta-control`);
+    built = BuiltApps.build();
+    queue = library.queue();
+  });
+
+  afterAll(async () => {
+    await Promise.all(running.map((worker) => worker.kill()));
+    await queue?.obliterate({ force: true });
+    await queue?.close();
+    built?.remove();
+    await library?.close();
+  });
+
+  function startWorker(): AppProcess {
+    const worker = built.start('worker-assets', {
+      ...library.env,
+      LOG_LEVEL: 'warn',
+      SHUTDOWN_GRACE_MS: '500',
+      QUEUE_LOCK_DURATION_MS: '1500',
+      QUEUE_STALLED_INTERVAL_MS: '500',
+      ASSET_SWEEP_INTERVAL_MS: '1000',
+      ASSET_STRANDED_AFTER_MS: '10000',
+      TASK_MIN_POLL_DELAY_MS: '200',
+      TASK_MAX_POLL_DELAY_MS: '600',
+    });
+    running.push(worker);
+    return worker;
+  }
+
+  const processingCount = () => library.prisma.asset.count({ where: { status: 'Processing' } });
+
+  async function abortedLooks(): Promise<number> {
+    const response = await fetch(`${library.simulator.url}/__sim/stats`);
+    return ((await response.json()) as { aborted: number }).aborted;
+  }
+
+  it('ends every asset as the upstream processed it, with one of two workers SIGKILLed every few seconds', async () => {
+    const steady = startWorker();
+    let victim = startWorker();
+    const ids = Array.from({ length: ASSET_COUNT }, (_, index) => `asset_chaos_${index}`);
+    for (const [index, id] of ids.entries()) {
+      await library.uploaded(id, scriptOf(index));
+      await enqueueAssetStatus(queue, id);
+    }
+
+    let kills = 0;
+    const chaosEnd = Date.now() + CHAOS_LIMIT_MS;
+    while (Date.now() < chaosEnd && (kills < MIN_KILLS || (await processingCount()) > 0)) {
+      await sleep(KILL_INTERVAL_MS);
+      victim.signal('SIGKILL');
+      await victim.exited;
+      kills += 1;
+      victim = startWorker();
+    }
+    await waitFor(async () => (await processingCount()) === 0, RECOVERY_WAIT_MS);
+
+    expect(kills).toBeGreaterThanOrEqual(MIN_KILLS);
+    // Kills cut looks in flight: the jobs they held were locked by a dead worker and taken over.
+    expect(await abortedLooks()).toBeGreaterThan(0);
+    const rows = await library.prisma.asset.findMany({ where: { id: { in: ids } } });
+    for (const [index, id] of ids.entries()) {
+      const row = rows.find((candidate) => candidate.id === id);
+      if (index % 5 === 0) {
+        expect(row).toMatchObject({
+          status: 'Failed',
+          failureReason: expect.stringMatching(/^Image\.TooSmall: /),
+        });
+      } else {
+        expect(row).toMatchObject({ id, status: 'Active', failureReason: null });
+      }
+    }
+    const left = await queue.getJobs(['waiting', 'active', 'delayed', 'failed']);
+    expect(left.filter((job) => job.name === ASSET_STATUS_JOB_NAME).map((job) => job.id)).toEqual([]);
+    expect(steady.running).toBe(true);
+    expect(steady.unstructuredLines()).toEqual([]);
+  });
+});
