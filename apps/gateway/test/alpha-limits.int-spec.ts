@@ -282,6 +282,40 @@ describe('alpha limits on /alpha/ent/v2/reference2video', () => {
     expect(await holdsOf(harness, accountId)).toBe(0);
   });
 
+  it('answers 503 when Postgres refuses the row of a large body after its hold, releases the hold, and writes the next', async () => {
+    const { key, accountId } = await newVideoAccount(harness);
+    // The row of a request with held images is written through COPY, then INSERT … SELECT: refused there.
+    await harness.query(`
+      CREATE OR REPLACE FUNCTION refuse_alpha_row() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.request::text LIKE '%refuse this row%' THEN
+          RAISE EXCEPTION 'task row refused by the test' USING ERRCODE = 'P0001';
+        END IF;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER refuse_alpha_row BEFORE INSERT ON tasks FOR EACH ROW EXECUTE FUNCTION refuse_alpha_row();`);
+    try {
+      const refused = await submit({ ...subjectsWith(heldPng), prompt: '@cat, refuse this row' }, key);
+      expect(refused.status).toBe(503);
+      expect(refused.body).toMatchObject({ code: 503 });
+      const written = await submit({ ...subjectsWith(heldPng), prompt: '@cat, write this row' }, key);
+      expect(written.status).toBe(200);
+      // The refused create's hold (no row names it) was released; the written one's is its task's.
+      const unwritten = await harness.query<{ status: string }>(
+        `select status from holds h where account_id = $1
+            and not exists (select 1 from tasks t where t.hold_request_id = h.request_id)`,
+        [accountId],
+      );
+      expect(unwritten).toEqual([{ status: 'settled' }]);
+      const rows = await harness.query<{ id: string }>('select id from tasks where account_id = $1', [
+        accountId,
+      ]);
+      expect(rows.map((row) => row.id)).toEqual([written.body.task_id]);
+    } finally {
+      await harness.query('DROP TRIGGER IF EXISTS refuse_alpha_row ON tasks');
+    }
+  });
+
   it('answers a body of 20 MB + 1 byte 413 in the alpha envelope, before reading it, holding nothing', async () => {
     const { key, accountId } = await newVideoAccount(harness);
     const marker = 'Body over the limit';

@@ -101,37 +101,21 @@ export class EtaAssetLibrary {
 
   /** An asset uploaded on the control plane (its name may carry directives) and its Processing row. */
   async uploaded(id: string, name: string): Promise<void> {
+    const url = 'https://cdn.test/kite.png';
     const upstream = await control().createAsset(
-      { groupId: this.upstreamGroupId, url: 'https://cdn.test/kite.png', name, kind: 'image' },
+      { groupId: this.upstreamGroupId, url, name, kind: 'image' },
       EtaAssetLibrary.contextOf(this.simulator, this.http, this.settings),
     );
-    await this.prisma.asset.create({
-      data: {
-        id,
-        accountId: ASSET_ACCOUNT_ID,
-        groupId: GROUP_ID,
-        channelId: CHANNEL_ID,
-        upstreamId: upstream.id,
-        name,
-        url: 'https://cdn.test/kite.png',
-        assetType: 'Image',
-      },
-    });
+    await this.processingRow({ id, upstreamId: upstream.id, name, url });
   }
 
   /** A Processing row for an asset the upstream never had. */
-  async unknownToUpstream(id: string): Promise<void> {
-    await this.prisma.asset.create({
-      data: {
-        id,
-        accountId: ASSET_ACCOUNT_ID,
-        groupId: GROUP_ID,
-        channelId: CHANNEL_ID,
-        upstreamId: 'asset-20260101000000-zzzzz',
-        name: 'gone',
-        url: 'https://cdn.test/gone.png',
-        assetType: 'Image',
-      },
+  unknownToUpstream(id: string): Promise<void> {
+    return this.processingRow({
+      id,
+      upstreamId: 'asset-20260101000000-zzzzz',
+      name: 'gone',
+      url: 'https://cdn.test/gone.png',
     });
   }
 
@@ -145,6 +129,18 @@ export class EtaAssetLibrary {
     await this.prisma.$disconnect();
     await this.pool.end();
     await this.database.drop();
+  }
+
+  private async processingRow(asset: { id: string; upstreamId: string; name: string; url: string }) {
+    await this.prisma.asset.create({
+      data: {
+        ...asset,
+        accountId: ASSET_ACCOUNT_ID,
+        groupId: GROUP_ID,
+        channelId: CHANNEL_ID,
+        assetType: 'Image',
+      },
+    });
   }
 
   private static contextOf(
