@@ -19,6 +19,7 @@ import {
   type ImageServer,
 } from './alpha-demo';
 import { GatewayHarness, type GatewayInstance } from './gateway-harness';
+import { ALLOW_TASK_ROWS, refuseTaskRows } from './task-row-refusal';
 import { newVideoAccount, startVideoWorker } from './video-demo';
 
 const MB = 1024 * 1024;
@@ -285,15 +286,7 @@ describe('alpha limits on /alpha/ent/v2/reference2video', () => {
   it('answers 503 when Postgres refuses the row of a large body after its hold, releases the hold, and writes the next', async () => {
     const { key, accountId } = await newVideoAccount(harness);
     // The row of a request with held images is written through COPY, then INSERT … SELECT: refused there.
-    await harness.query(`
-      CREATE OR REPLACE FUNCTION refuse_alpha_row() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF NEW.request::text LIKE '%refuse this row%' THEN
-          RAISE EXCEPTION 'task row refused by the test' USING ERRCODE = 'P0001';
-        END IF;
-        RETURN NEW;
-      END $$;
-      CREATE TRIGGER refuse_alpha_row BEFORE INSERT ON tasks FOR EACH ROW EXECUTE FUNCTION refuse_alpha_row();`);
+    await harness.query(refuseTaskRows('P0001', 'refuse this row'));
     try {
       const refused = await submit({ ...subjectsWith(heldPng), prompt: '@cat, refuse this row' }, key);
       expect(refused.status).toBe(503);
@@ -312,7 +305,7 @@ describe('alpha limits on /alpha/ent/v2/reference2video', () => {
       ]);
       expect(rows.map((row) => row.id)).toEqual([written.body.task_id]);
     } finally {
-      await harness.query('DROP TRIGGER IF EXISTS refuse_alpha_row ON tasks');
+      await harness.query(ALLOW_TASK_ROWS);
     }
   });
 

@@ -1,18 +1,6 @@
 import { GatewayHarness } from './gateway-harness';
+import { ALLOW_TASK_ROWS, refuseTaskRows } from './task-row-refusal';
 import { newVideoAccount, seedVideoDemo } from './video-demo';
-
-/** Makes Postgres refuse task rows whose request holds `marker`, with the SQLSTATE given. */
-const refuseRows = (sqlState: string, marker: string) => `
-  CREATE OR REPLACE FUNCTION refuse_marked_task() RETURNS trigger LANGUAGE plpgsql AS $$
-  BEGIN
-    IF NEW.request::text LIKE '%${marker}%' THEN
-      RAISE EXCEPTION 'task row refused by the test' USING ERRCODE = '${sqlState}';
-    END IF;
-    RETURN NEW;
-  END $$;
-  CREATE TRIGGER refuse_marked_task BEFORE INSERT ON tasks
-    FOR EACH ROW EXECUTE FUNCTION refuse_marked_task();`;
-const ALLOW_ROWS = 'DROP TRIGGER IF EXISTS refuse_marked_task ON tasks';
 
 /**
  * Creates whose task row cannot be written after their hold was taken: each is answered 503 and its
@@ -27,7 +15,7 @@ describe('video creates whose task rows Postgres refuses', () => {
     await seedVideoDemo(harness);
   });
   afterAll(() => harness.close());
-  afterEach(() => harness.query(ALLOW_ROWS));
+  afterEach(() => harness.query(ALLOW_TASK_ROWS));
 
   /** `count` creates at once from a new account, each prompt naming its index. */
   async function createsAtOnce(count: number, promptOf: (index: number) => string) {
@@ -59,7 +47,7 @@ describe('video creates whose task rows Postgres refuses', () => {
   }
 
   it('answers 503 to every create of a statement that fails, and releases every hold', async () => {
-    await harness.query(refuseRows('P0001', 'every row'));
+    await harness.query(refuseTaskRows('P0001', 'every row'));
     const { caller, answers } = await createsAtOnce(12, (index) => `every row ${index}`);
     expect(answers.map((answer) => answer.status)).toEqual(Array(12).fill(503));
     expect(answers[0].body.error?.code).toBe('service_unavailable');
@@ -67,7 +55,7 @@ describe('video creates whose task rows Postgres refuses', () => {
   });
 
   it('writes the other rows of a statement that one row fails, and releases only that row hold', async () => {
-    await harness.query(refuseRows('23514', 'refuse me'));
+    await harness.query(refuseTaskRows('23514', 'refuse me'));
     const { caller, answers } = await createsAtOnce(8, (index) =>
       index % 3 === 1 ? `refuse me ${index}` : `keep me ${index}`,
     );
