@@ -101,4 +101,32 @@ describe('createTestDatabase and the migration runner (Postgres)', () => {
     const rows = await queryRows(admin.toString(), `SELECT 1 FROM pg_database WHERE datname = '${name}'`);
     expect(rows).toHaveLength(0);
   });
+
+  it('copies one template into databases that are independent of each other, several at once', async () => {
+    const copies = await Promise.all([1, 2, 3, 4].map(() => createTestDatabase()));
+    try {
+      await queryRows(
+        copies[0].url,
+        "INSERT INTO accounts (id, name) VALUES ('acct_only_in_first', 'first')",
+      );
+
+      const counts = await Promise.all(
+        copies.map(async (copy) => {
+          const [{ count }] = await queryRows<{ count: number }>(
+            copy.url,
+            "SELECT count(*)::int AS count FROM accounts WHERE id = 'acct_only_in_first'",
+          );
+          return count;
+        }),
+      );
+      expect(counts).toEqual([1, 0, 0, 0]);
+      const [{ applied }] = await queryRows<{ applied: number }>(
+        copies[3].url,
+        'SELECT count(*)::int AS applied FROM _prisma_migrations WHERE finished_at IS NOT NULL',
+      );
+      expect(applied).toBe(MIGRATION_NAMES.length);
+    } finally {
+      await Promise.all(copies.map((copy) => copy.drop()));
+    }
+  });
 });
