@@ -8,6 +8,8 @@
 //   --profile               the gateway runs under --cpu-prof; its self time is grouped by package
 //   --no-build              use the existing dist/
 //   --rounds n, --seconds s override the mode's rounds and seconds per run (quicker comparisons)
+//   --baseline <commit>     also runs that commit's build (its own worktree, database and Redis prefix)
+//                           on the same simulator, interleaved with this one, and reports the ratios
 import { execFileSync, execSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, release, totalmem } from 'node:os';
@@ -34,7 +36,9 @@ import {
   streamEndMarker,
 } from './lib/scenarios.mjs';
 import { orderForRound } from './lib/stats.mjs';
+import { BASELINE_DATABASE, BASELINE_REDIS_PREFIX, prepareBaselineBuild } from './lib/baseline-build.mjs';
 import { deriveFigures, renderBenchmarksDoc, renderSummary } from './lib/summary.mjs';
+import { renderBaselineSection } from './lib/baseline-comparison.mjs';
 import { plotDataFromFigures, renderLatencyThroughputSvg } from './lib/svg-plot.mjs';
 import { createStack, TARGET_NAMES } from './lib/targets.mjs';
 import { wrkVersion } from './lib/wrk.mjs';
@@ -50,6 +54,7 @@ const { values: options } = parseArgs({
     'no-build': { type: 'boolean', default: false },
     rounds: { type: 'string' },
     seconds: { type: 'string' },
+    baseline: { type: 'string' },
   },
 });
 
@@ -101,10 +106,17 @@ const scenarios = SCENARIOS.filter(
   (scenario) => !options.scenario || list(options.scenario).includes(scenario.name),
 );
 // gateway-warn only shows what the info log line costs; smoke runs skip it unless asked for.
-const wantedTargets =
-  list(options.targets) ?? TARGET_NAMES.filter((name) => mode === 'full' || name !== 'gateway-warn');
+const wantedTargets = [
+  ...(list(options.targets) ??
+    TARGET_NAMES.filter((name) => name !== 'baseline' && (mode === 'full' || name !== 'gateway-warn'))),
+  ...(options.baseline ? ['baseline'] : []),
+];
+if (wantedTargets.includes('baseline') && !options.baseline)
+  throw new Error('the baseline target needs --baseline');
 // Only the standard full run rewrites docs/benchmarks.md.
-const filtered = Boolean(options.scenario || options.targets || options.rounds || options.seconds);
+const filtered = Boolean(
+  options.scenario || options.targets || options.rounds || options.seconds || options.baseline,
+);
 for (const name of wantedTargets) if (!TARGET_NAMES.includes(name)) throw new Error(`unknown target ${name}`);
 if (scenarios.length === 0) throw new Error(`no scenario matches ${options.scenario}`);
 
@@ -136,6 +148,9 @@ if (!options['no-build']) {
   log('building dist/');
   execFileSync(process.execPath, [join(root, 'tools', 'build.mjs')], { cwd: root, stdio: 'inherit' });
 }
+const baselineBuild = options.baseline
+  ? await prepareBaselineBuild({ root, revision: options.baseline, log })
+  : null;
 
 const stack = createStack({ root, logDir: resultsDir, log, profileDir });
 const results = {
@@ -156,6 +171,7 @@ const results = {
     node: process.version,
     wrk,
     commit: gitCommit(),
+    baselineCommit: baselineBuild?.commit ?? null,
     clockTicks: CLOCK_TICKS_PER_SECOND,
     startFailures: [],
   },
@@ -209,6 +225,19 @@ async function startTargets() {
     log(`starting Postgres/Redis checks, ${gatewayNames.join(' and ')} and the four workers`);
     const gateways = await attempt(gatewayNames, () => stack.startGateways(simulator, gatewayNames));
     for (const gateway of gateways ?? []) targets[gateway.name] = gateway;
+  }
+  if (baselineBuild) {
+    log(`starting the baseline ${baselineBuild.commit}, its workers and admin instance`);
+    const [baseline] =
+      (await attempt(['baseline'], () =>
+        stack.startGateways(simulator, ['baseline'], {
+          appRoot: baselineBuild.folder,
+          database: BASELINE_DATABASE,
+          redisPrefix: BASELINE_REDIS_PREFIX,
+          seed: baselineBuild.seedDemo,
+        }),
+      )) ?? [];
+    if (baseline) targets.baseline = baseline;
   }
   if (wantedTargets.includes('insert-enqueue')) {
     log('starting the plain task insert-and-enqueue');
@@ -459,6 +488,7 @@ function writeReports() {
     summary.indexOf('\n## ', summary.indexOf('## Check-list') + 5),
   );
   console.log(`\n${checklist}`);
+  if (baselineBuild) console.log(renderBaselineSection(results));
 }
 
 let exitCode = 0;

@@ -218,12 +218,16 @@ export function requestHeaders(scenario, target, family) {
   return target?.families[scenario.keyFamily ?? family];
 }
 
-/** Which (family, target) pairs a scenario runs, given the targets that are up. */
+/**
+ * Which (family, target) pairs a scenario runs, given the targets that are up. The --baseline build
+ * measures whatever the gateway measures, right after it in each round.
+ */
 export function scenarioPlan(scenario, availableTargets) {
+  const names = scenario.targets.flatMap((name) => (name === 'gateway' ? ['gateway', 'baseline'] : [name]));
   return (scenario.families ?? FAMILIES)
     .map((family) => ({
       family,
-      targets: scenario.targets.filter((name) => requestHeaders(scenario, availableTargets[name], family)),
+      targets: names.filter((name) => requestHeaders(scenario, availableTargets[name], family)),
     }))
     .filter((entry) => entry.targets.length > 0);
 }

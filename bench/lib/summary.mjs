@@ -2,6 +2,7 @@
 // direct / the reference proxy / the peer, the check-list of the targets in performance.md, and the
 // Markdown of summary.md and docs/benchmarks.md.
 import { formatMiB, RETAINED_AFTER_MS, summarizeBodyMemory } from './body-memory.mjs';
+import { renderBaselineSection } from './baseline-comparison.mjs';
 import { compareToReference, median } from './stats.mjs';
 import { ALPHA_REFERENCE_FAMILY, FAMILY_LABELS, SCENARIOS } from './scenarios.mjs';
 import {
@@ -808,6 +809,7 @@ export function renderSummary(results, figures) {
     checklistSection(figures),
     '',
   );
+  if (meta.baselineCommit) lines.push(renderBaselineSection(results));
   for (const scenario of SCENARIOS) {
     const entries = Object.values(figures).filter((entry) => entry.scenario.name === scenario.name);
     if (entries.length === 0) continue;

@@ -15,7 +15,15 @@ import { databaseUrlFor, postAdmin, putAdmin, resetGatewayState } from './gatewa
 import { findProcesses } from './proc-stats.mjs';
 import { PROXY_KEY } from '../reference-proxy.mjs';
 
-export const TARGET_NAMES = ['direct', 'proxy', 'gateway', 'gateway-warn', 'insert-enqueue', 'peer'];
+export const TARGET_NAMES = [
+  'direct',
+  'proxy',
+  'gateway',
+  'gateway-warn',
+  'baseline',
+  'insert-enqueue',
+  'peer',
+];
 export const BENCH_DATABASE = 'gateway_bench';
 export const BENCH_REDIS_PREFIX = 'bench';
 const BENCH_CREDIT_MICROS = '1000000000000000';
@@ -48,6 +56,8 @@ export const TARGET_DESCRIPTIONS = {
     'a public gateway replica (ADMIN_API_ENABLED=false) with LOG_LEVEL=info (as in production), Postgres, Redis, the four workers and an admin instance running',
   'gateway-warn':
     'the same replica with LOG_LEVEL=warn (no per-request log line), same database, workers and admin instance',
+  baseline:
+    'the same topology (replica at LOG_LEVEL=info, workers, admin instance) built from the --baseline commit, on a database and Redis prefix of its own',
   'insert-enqueue':
     "bench/reference-task-server.mjs (video tasks only): Fastify, plain pg and bullmq; per create the gateway's hold statement, the same task row and its step job on a queue no worker reads; no key lookup, validation or admission",
   peer: '@portkey-ai/gateway 1.15.2 (npm), NODE_ENV=production, OpenAI-style route only',
@@ -206,17 +216,20 @@ export function createStack({ root, logDir, log, profileDir = null }) {
    * A fresh `gateway_bench` database (dropped, then migrated), a clean `bench:` Redis prefix, the four
    * workers, the demo channels pointing at the simulator and a key whose account has more credit than
    * any run can spend. The topology is the README's production one: the measured gateways (one per
-   * requested log level) are public replicas (ADMIN_API_ENABLED=false), configured through one more
-   * gateway instance that serves /admin and takes no traffic.
+   * requested log level: a name ending in `-warn` logs at warn) are public replicas
+   * (ADMIN_API_ENABLED=false), configured through one more gateway instance that serves /admin and
+   * takes no traffic. `build` runs another commit's build instead (--baseline): its folder, database,
+   * Redis prefix and demo seeding.
    */
-  async function startGateways(simulator, names) {
+  async function startGateways(simulator, names, build = {}) {
+    const {
+      appRoot = root,
+      database = BENCH_DATABASE,
+      redisPrefix = BENCH_REDIS_PREFIX,
+      seed = seedDemo,
+    } = build;
     await ensureServices({ log });
-    const stateEnv = await resetGatewayState({
-      root,
-      database: BENCH_DATABASE,
-      redisPrefix: BENCH_REDIS_PREFIX,
-      log,
-    });
+    const stateEnv = await resetGatewayState({ root: appRoot, database, redisPrefix, log });
     objectStoreDir = mkdtempSync(join(tmpdir(), 'gateway-bench-objects-'));
     const baseEnv = {
       ...stateEnv,
@@ -227,17 +240,19 @@ export function createStack({ root, logDir, log, profileDir = null }) {
       // The stored images of a run are thrown away with the stack.
       OBJECT_STORE_DIR: objectStoreDir,
     };
-    const workers = WORKER_APPS.map((app) => remember(startApp(root, app, baseEnv, { quiet: true }), app));
+    const workers = WORKER_APPS.map((app) =>
+      remember(startApp(appRoot, app, baseEnv, { quiet: true }), `${names[0]} ${app}`),
+    );
     const adminPort = await freePort();
     const adminGateway = {
       child: remember(
         startApp(
-          root,
+          appRoot,
           'gateway',
           { ...baseEnv, PORT: String(adminPort), LOG_LEVEL: 'warn' },
           { quiet: true },
         ),
-        'gateway-admin',
+        `${names[0]} admin`,
       ),
       baseUrl: `http://127.0.0.1:${adminPort}`,
     };
@@ -247,14 +262,14 @@ export function createStack({ root, logDir, log, profileDir = null }) {
       const env = {
         ...baseEnv,
         PORT: String(port),
-        LOG_LEVEL: name === 'gateway' ? 'info' : 'warn',
+        LOG_LEVEL: name.endsWith('-warn') ? 'warn' : 'info',
         ADMIN_API_ENABLED: 'false',
         ADMIN_TOKEN: '',
       };
       const nodeFlags =
         profileDir && name === 'gateway' ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
       // --cpu-prof is not allowed in NODE_OPTIONS: it goes on the command line.
-      const child = remember(startApp(root, 'gateway', env, { quiet: true, nodeFlags }), name);
+      const child = remember(startApp(appRoot, 'gateway', env, { quiet: true, nodeFlags }), name);
       gateways.push({ name, child, baseUrl: `http://127.0.0.1:${port}` });
     }
     await Promise.all(
@@ -262,7 +277,7 @@ export function createStack({ root, logDir, log, profileDir = null }) {
         waitUntilReady(gateway.child, `${gateway.baseUrl}/readyz`),
       ),
     );
-    const { key, accountId } = await seedDemo({
+    const { key, accountId } = await seed({
       gatewayUrl: adminGateway.baseUrl,
       adminToken: baseEnv.ADMIN_TOKEN,
       simulatorUrl: simulator.url,
@@ -285,16 +300,19 @@ export function createStack({ root, logDir, log, profileDir = null }) {
     });
     const redisPids = findProcesses(['redis-server']);
     const workerPids = workers.map((worker) => worker.pid);
-    taskBaselineSetup = {
-      env: baseEnv,
-      key,
-      ids: {
-        accountId,
-        keyId: await keyIdOf(accountId),
-        channelId: channelIds[BENCH_VIDEO_CHANNEL.name],
-      },
-      redisPids,
-    };
+    // The insert-and-enqueue writes beside this tree's own stack, never beside a baseline's.
+    if (appRoot === root) {
+      taskBaselineSetup = {
+        env: baseEnv,
+        key,
+        ids: {
+          accountId,
+          keyId: await keyIdOf(accountId),
+          channelId: channelIds[BENCH_VIDEO_CHANNEL.name],
+        },
+        redisPids,
+      };
+    }
     return gateways.map(({ name, child, baseUrl }) => ({
       name,
       baseUrl,
@@ -304,8 +322,8 @@ export function createStack({ root, logDir, log, profileDir = null }) {
       // queues, the worker that polls, and the environment that sets its timing.
       tasks: {
         simulatorUrl: simulator.url,
-        database: BENCH_DATABASE,
-        redisPrefix: BENCH_REDIS_PREFIX,
+        database,
+        redisPrefix,
         env: baseEnv,
         workerPid: workers.find((worker) => worker.appName === 'worker-video').pid,
       },
@@ -313,7 +331,7 @@ export function createStack({ root, logDir, log, profileDir = null }) {
         main: [child.pid],
         workers: workerPids,
         'admin gateway': [adminGateway.child.pid],
-        postgres: () => findProcesses(['postgres:', ` ${BENCH_DATABASE} `]),
+        postgres: () => findProcesses(['postgres:', ` ${database} `]),
         redis: redisPids,
         simulator: [simulator.pid],
       },

@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { compareWithBaseline, renderBaselineSection } from './baseline-comparison.mjs';
+
+const run = (target, round, { cpu, rps, p50, noisy = false }) => ({
+  scenario: 'throughput',
+  family: 'native',
+  target,
+  round,
+  rps,
+  noisy,
+  cpu: { targetUsPerRequest: cpu },
+  latencyUs: { p50, p99: p50 * 2 },
+});
+
+test('ratios are taken within each round, then their median', () => {
+  // The machine slows down in round 2: both builds lose half their rate, the ratio holds.
+  const runs = [
+    run('gateway', 1, { cpu: 100, rps: 4000, p50: 500 }),
+    run('baseline', 1, { cpu: 125, rps: 3200, p50: 600 }),
+    run('baseline', 2, { cpu: 250, rps: 1600, p50: 1200 }),
+    run('gateway', 2, { cpu: 200, rps: 2000, p50: 1000 }),
+    run('gateway', 0, { cpu: 999, rps: 1, p50: 1 }),
+    run('proxy', 1, { cpu: 50, rps: 9000, p50: 100 }),
+  ];
+  const rows = compareWithBaseline(runs);
+  const byFigure = Object.fromEntries(rows.map((row) => [row.figure, row]));
+
+  assert.equal(byFigure['CPU µs/request'].ratio, 0.8);
+  assert.equal(byFigure['CPU µs/request'].better, true);
+  assert.equal(byFigure['requests/s'].ratio, 1.25);
+  assert.equal(byFigure['requests/s'].better, true);
+  assert.equal(byFigure['requests/s'].rounds, 2);
+  assert.ok(Math.abs(byFigure['p50 ms'].ratio - 5 / 6) < 1e-9);
+});
+
+test('a slower build is marked, and noisy rounds are left out while clean ones exist', () => {
+  const runs = [
+    run('gateway', 1, { cpu: 150, rps: 3000, p50: 500 }),
+    run('baseline', 1, { cpu: 100, rps: 4000, p50: 500 }),
+    run('gateway', 2, { cpu: 10, rps: 90000, p50: 1, noisy: true }),
+    run('baseline', 2, { cpu: 100, rps: 4000, p50: 500 }),
+  ];
+  const cpu = compareWithBaseline(runs).find((row) => row.figure === 'CPU µs/request');
+
+  assert.equal(cpu.ratio, 1.5);
+  assert.equal(cpu.better, false);
+  assert.equal(cpu.rounds, 1);
+});
+
+test('the section names the commit, and says so when nothing was measured on both builds', () => {
+  const empty = renderBaselineSection({ meta: { baselineCommit: 'abc1234' }, runs: [] });
+  assert.match(empty, /baseline abc1234/);
+  assert.match(empty, /No scenario was measured on both builds/);
+
+  const section = renderBaselineSection({
+    meta: { baselineCommit: 'abc1234' },
+    runs: [
+      run('gateway', 1, { cpu: 90, rps: 1000, p50: 400 }),
+      run('baseline', 1, { cpu: 100, rps: 900, p50: 500 }),
+    ],
+  });
+  assert.match(section, /\| throughput \| .* \| CPU µs\/request \| 90 \| 100 \| 0\.900× ✅ \| 1 \|/);
+});
