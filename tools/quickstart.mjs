@@ -2,7 +2,8 @@
 // simulators, the gateway and the workers, seeds a demo account, key and channels, and prints a curl.
 // Options: --check (send the demo requests: text, images, a video, music and the theta asset workflow;
 //          print the answers, stop everything and exit non-zero if any failed),
-//          --skip-install, --port <gateway port>, --sim-port <simulator port>, --database-url <url>.
+//          --skip-install, --port <gateway port>, --sim-port <simulator port>, --database-url <url>
+//          (a URL that names no user logs in as psql would: PGUSER, else the OS user).
 import { execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -25,7 +26,15 @@ const { values: options } = parseArgs({
 const startedAt = Date.now();
 const step = (message) =>
   console.log(`[quickstart ${((Date.now() - startedAt) / 1000).toFixed(1)}s] ${message}`);
-const run = (command) => execSync(command, { cwd: root, stdio: 'inherit' });
+/** A failed command has said why in its own output: one line more, no stack trace of the quickstart. */
+const run = (command, env = process.env) => {
+  try {
+    execSync(command, { cwd: root, stdio: 'inherit', env });
+  } catch {
+    console.error(`quickstart: \`${command}\` failed; its output above says why.`);
+    process.exit(1);
+  }
+};
 
 if (!options['skip-install'] && !existsSync(join(root, 'node_modules', '.package-lock.json'))) {
   step('installing dependencies (npm install)');
@@ -36,22 +45,25 @@ const { ensureServices } = await import('./lib/services.mjs');
 const { startApp, stopAll, waitForHttp, WORKER_APPS } = await import('./lib/processes.mjs');
 const { seedDemo, demoCurl } = await import('./lib/demo-seed.mjs');
 const { demoSecrets } = await import('./lib/demo-env.mjs');
+const { databaseLoginProblem, withDefaultUser } = await import('./lib/database-url.mjs');
 
+const databaseUrl = withDefaultUser(options['database-url']);
 step('checking Postgres and Redis');
 await ensureServices({ log: step });
-step(`migrating ${options['database-url'].replace(/\/\/[^@]*@/, '//')}`);
-execSync(`node tools/migrate.mjs deploy`, {
-  cwd: root,
-  stdio: 'inherit',
-  env: { ...process.env, DATABASE_URL: options['database-url'] },
-});
+const loginProblem = await databaseLoginProblem(databaseUrl);
+if (loginProblem !== undefined) {
+  console.error(`quickstart: ${loginProblem}`);
+  process.exit(1);
+}
+step(`migrating ${databaseUrl.replace(/\/\/[^@]*@/, '//')}`);
+run('node tools/migrate.mjs deploy', { ...process.env, DATABASE_URL: databaseUrl });
 step('building');
 run('node tools/build.mjs');
 
 const secrets = demoSecrets(root);
 // Queues, circuits and caches live in Redis under REDIS_PREFIX: a demo on another database gets its own
 // prefix, so that its workers never take the jobs of a demo running on `gateway` (and the reverse).
-const databaseName = new URL(options['database-url']).pathname.slice(1) || 'gateway';
+const databaseName = new URL(databaseUrl).pathname.slice(1) || 'gateway';
 const redisPrefix =
   process.env.REDIS_PREFIX ??
   (databaseName === 'gateway' ? 'gw' : `gw-${databaseName.replace(/[^A-Za-z0-9_.-]/g, '_')}`.slice(0, 64));
@@ -60,7 +72,7 @@ const simulatorUrl = `http://127.0.0.1:${options['sim-port']}`;
 const env = {
   ...process.env,
   ...secrets,
-  DATABASE_URL: options['database-url'],
+  DATABASE_URL: databaseUrl,
   PORT: options.port,
   REDIS_PREFIX: redisPrefix,
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',

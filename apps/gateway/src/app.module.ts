@@ -11,6 +11,7 @@ import { InfrastructureModule, type InfrastructureOptions } from './infrastructu
 import { MusicModule } from './music/music.module';
 import { RuntimeStateService } from './infrastructure/runtime-state.service';
 import { StoredFilesModule } from './stored-files/stored-files.module';
+import { TaskQueryModule } from './tasks/query/task-query.module';
 import { TextModule } from './text/text.module';
 import { ThetaModule } from './theta/theta.module';
 import { VideosModule } from './videos/videos.module';
@@ -37,6 +38,7 @@ export class AppModule {
         ThetaModule,
         AlphaModule,
         GammaModule,
+        TaskQueryModule,
       ],
       providers: [RuntimeStateService, { provide: APP_FILTER, useClass: GatewayExceptionFilter }],
     };

@@ -51,6 +51,7 @@ export async function createGatewayApp(
     keepAliveTimeout: 65_000,
     ...clientTimeoutOptions(config.clientConnections),
     trustProxy: trustedProxies(config.clientConnections.trustProxy),
+    // perf-machinery: skip-middie (docs/performance-machinery.md)
     // The gateway has no Nest middleware: without middie, no request runs its onRequest hook.
     skipMiddie: true,
     schemaController: { compilersFactory: lazySchemaCompilers() },

@@ -248,6 +248,37 @@ describe('hostile uploads and stored-file requests', () => {
   });
 
   it.each([
+    ['a 0xff byte', Buffer.from([0x41, 0xff, 0x42])],
+    ['latin-1 text', Buffer.from('Éditer', 'latin1')],
+    ['an encoded surrogate', Buffer.from([0xed, 0xa0, 0x80])],
+  ])('refuses a text part with %s on both multipart routes with a 400 naming it', async (_case, bytes) => {
+    const badPrompt: Part = { ...textPart('prompt', ''), content: bytes };
+    const answers = await Promise.all([
+      edit(multipartBody([textPart('model', 'img-1'), badPrompt, filePart('image', png)])),
+      raw(
+        'POST',
+        '/v1/videos',
+        {
+          authorization: `Bearer ${demo.key}`,
+          'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+        },
+        multipartBody([textPart('model', 'delta-2'), badPrompt]),
+      ),
+    ]);
+    for (const answer of answers) {
+      expect({ status: answer.status, body: JSON.parse(answer.body.toString('utf8')) }).toEqual({
+        status: 400,
+        body: {
+          error: expect.objectContaining({
+            param: 'prompt',
+            message: "The form field 'prompt' is not valid UTF-8 text.",
+          }),
+        },
+      });
+    }
+  });
+
+  it.each([
     '/files/../../etc/passwd',
     '/files/..%2f..%2fetc%2fpasswd',
     '/files/%2e%2e%2f%2e%2e%2fetc%2fpasswd',

@@ -104,6 +104,30 @@ describe('lambda routes refuse bad input', () => {
     expect(anonymous.body).toMatchObject({ code: 'unauthenticated', data: null });
   });
 
+  it.each([
+    ['/lambda/submit/music', '{"prompt":"a song","__proto__":{"mv":"lambda-v5"}}', '__proto__'],
+    [
+      '/lambda/submit/lyrics',
+      '{"prompt":"a song","extra":{"constructor":{"prototype":{}}}}',
+      'extra.constructor',
+    ],
+    ['/lambda/fetch', '{"ids":[],"constructor":1}', 'constructor'],
+    ['/lambda/fetch', '{"ids":[],"\\u005f_proto__":{}}', '__proto__'],
+  ])('refuses a reserved key on POST %s in the family envelope, naming it', async (path, rawBody, field) => {
+    const answer = await harness.request('POST', path, {
+      rawBody,
+      headers: { authorization: `Bearer ${demo.key}`, 'content-type': 'application/json' },
+    });
+    expect({ status: answer.status, body: answer.body }).toEqual({
+      status: 400,
+      body: {
+        code: 'invalid_request',
+        message: expect.stringContaining(`${field} uses the reserved key`),
+        data: null,
+      },
+    });
+  });
+
   it('refuses a submission the balance cannot cover with a 402, holding nothing', async () => {
     const broke = await newVideoAccount(harness, 0n);
     const answer = await lambdaClient(harness, broke.key).submit('music', { prompt: 'x' });

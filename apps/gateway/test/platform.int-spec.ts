@@ -80,7 +80,8 @@ describe('operations: health, readiness, metrics, docs, request ids, graceful sh
     expect(Object.keys(document.body.paths)).toEqual(
       expect.arrayContaining([
         '/v1/chat/completions',
-        '/v1beta/models/{modelAction}',
+        '/v1beta/models/{model}:generateContent',
+        '/v1beta/models/{model}:streamGenerateContent',
         '/admin/channels',
         '/admin/keys',
         '/admin/accounts/{id}/credits',
@@ -90,13 +91,13 @@ describe('operations: health, readiness, metrics, docs, request ids, graceful sh
       ]),
     );
     const nativeGenerate = (
-      document.body.paths['/v1beta/models/{modelAction}'] as {
+      document.body.paths['/v1beta/models/{model}:streamGenerateContent'] as {
         post: { parameters: { name: string; in: string }[] };
       }
     ).post;
     expect(nativeGenerate.parameters).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ name: 'modelAction', in: 'path' }),
+        expect.objectContaining({ name: 'model', in: 'path' }),
         expect.objectContaining({ name: 'alt', in: 'query' }),
       ]),
     );

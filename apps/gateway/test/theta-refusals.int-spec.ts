@@ -113,8 +113,13 @@ describe('theta 2.0 refusals (nothing held)', () => {
       error: { code: 'model_not_found', param: 'model' },
     });
     expect(await refused({ model: 'eta-theta-1-0-pro_720p', content: [text] })).toMatchObject({
-      status: 400,
-      error: { param: 'model' },
+      status: 404,
+      error: {
+        code: 'model_not_found',
+        param: 'model',
+        // No channel offers it here; where one does, the 404 names POST /v1/videos (model-task-routes).
+        message: "The model 'eta-theta-1-0-pro_720p' does not exist or is not available.",
+      },
     });
     await nothingHeld();
   });
@@ -168,6 +173,37 @@ describe('theta 2.0 refusals (nothing held)', () => {
     expect(await refused({ model: 'eta-theta-2-0-260128', content })).toEqual({
       status: 400,
       error: { message, type: 'invalid_request_error', param, code: 'invalid_request' },
+    });
+    await nothingHeld();
+  });
+
+  it.each([
+    ['invalid Base64', 'data:image/png;base64,@@@not-base64@@@', 'is a data: URI that is not Base64'],
+    [
+      'Base64 of plain text',
+      `data:image/png;base64,${Buffer.from('a kite over the sea').toString('base64')}`,
+      'is not a PNG, JPEG or WebP image',
+    ],
+    [
+      'a GIF',
+      'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7',
+      'is not a PNG, JPEG or WebP image',
+    ],
+    [
+      '14 MiB of junk',
+      `data:image/png;base64,${Buffer.alloc(14 * 1024 * 1024, 0x6b).toString('base64')}`,
+      'is not a PNG, JPEG or WebP image',
+    ],
+  ])('refuses a data: image of %s before any hold, naming the item', async (_case, url, problem) => {
+    const content = [text, { type: 'image_url', image_url: { url }, role: 'first_frame' }];
+    expect(await refused({ model: 'eta-theta-2-0-260128', content })).toEqual({
+      status: 400,
+      error: {
+        message: `content[1].image_url.url ${problem}.`,
+        type: 'invalid_request_error',
+        param: 'content[1].image_url.url',
+        code: 'invalid_request',
+      },
     });
     await nothingHeld();
   });

@@ -221,6 +221,25 @@ describe('POST /delta/v1/characters', () => {
     expect(clips.hits.length).toBe(hitsBefore);
   });
 
+  it.each([
+    ['__proto__', '"__proto__":{"name":"x"}'],
+    ['constructor', '"constructor":{"prototype":{}}'],
+  ])('refuses a %s key before fetching anything, naming it', async (field, member) => {
+    const hitsBefore = clips.hits.length;
+    const answer = await harness.request<CharacterAnswer>('POST', CHARACTERS_PATH, {
+      rawBody: `{"character_url":"${clips.url}/clip.mp4","character_timestamps":"1,3",${member}}`,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      baseUrl: trusting.url,
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toMatchObject({
+      type: 'invalid_request_error',
+      param: field,
+      message: expect.stringContaining(`${field} uses the reserved key '${field}'`),
+    });
+    expect(clips.hits.length).toBe(hitsBefore);
+  });
+
   it('answers a delta model no channel serves 404, another family 400, and no key 401', async () => {
     const unserved = await create(
       { model: 'delta-9', character_url: `${clips.url}/clip.mp4`, character_timestamps: '1,3' },

@@ -400,6 +400,14 @@ describe('GET /v1/videos/{id}/content', () => {
       code: 'conflict',
       message: expect.stringMatching(/completed/),
     });
+    // Cancelled for free once the upstream accepted it (its wire cancels), not while being submitted.
+    await waitFor(async () => {
+      const [row] = await harness.query<{ accepted: boolean }>(
+        'select upstream_handle is not null as accepted from tasks where id = $1',
+        [running],
+      );
+      return row.accepted;
+    }, 30_000);
     const cancel = await harness.request('DELETE', `/v1/videos/${running}`, {
       headers: authorized(),
       baseUrl: gateway.url,

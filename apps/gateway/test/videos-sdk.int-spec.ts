@@ -1,5 +1,6 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import OpenAI, { toFile } from 'openai';
+import { waitFor } from '@gateway/testing';
 import { GatewayHarness } from './gateway-harness';
 import { pngOf } from './image-demo';
 import {
@@ -199,6 +200,14 @@ describe('videos through the official client (compat families)', () => {
     const running = await createAsJson({ model: 'delta-2', prompt: 'Slow [[sim task_ms=60000]]' });
     const refused = await client.videos.remix(running.id, { prompt: 'x' }).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
+    // Cancelled for free once the upstream accepted it (its wire cancels), not while being submitted.
+    await waitFor(async () => {
+      const [row] = await harness.query<{ accepted: boolean }>(
+        'select upstream_handle is not null as accepted from tasks where id = $1',
+        [running.id],
+      );
+      return row.accepted;
+    }, 30_000);
     await client.videos.delete(running.id);
   });
 });

@@ -1,9 +1,10 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { HoldReaper, SettlementService } from '@gateway/billing';
 import type { Environment } from '@gateway/config';
-import { PG_POOL, WorkerRuntimeModule } from '@gateway/tasks';
+import { PG_POOL, TaskRetentionSweep, WorkerRuntimeModule } from '@gateway/tasks';
 import type { Pool } from 'pg';
 import { HoldReaperProcessor } from './hold-reaper.processor';
+import { TaskRetentionProcessor } from './task-retention.processor';
 import { TextSettlementProcessor } from './text-settlement.processor';
 
 export interface WorkerTextOptions {
@@ -11,7 +12,10 @@ export interface WorkerTextOptions {
   env?: Environment;
 }
 
-/** Background work of text calls: settlements handed over by the gateway, and the hold reaper. */
+/**
+ * Background work of text calls (settlements handed over by the gateway), the hold reaper, and the
+ * retention sweep of finished task rows.
+ */
 @Module({})
 export class WorkerTextModule {
   static forRoot(options: WorkerTextOptions = {}): DynamicModule {
@@ -29,8 +33,14 @@ export class WorkerTextModule {
           useFactory: (pool: Pool, settlements: SettlementService) => new HoldReaper(pool, settlements),
           inject: [PG_POOL, SettlementService],
         },
+        {
+          provide: TaskRetentionSweep,
+          useFactory: (pool: Pool) => new TaskRetentionSweep(pool),
+          inject: [PG_POOL],
+        },
         TextSettlementProcessor,
         HoldReaperProcessor,
+        TaskRetentionProcessor,
       ],
     };
   }

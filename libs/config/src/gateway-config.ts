@@ -92,6 +92,18 @@ export interface GatewayConfig {
   readonly objectStore: ObjectStoreConfig;
   /** How often worker-image removes the stored files whose retention has ended. */
   readonly objectSweepIntervalMs: number;
+  /** How long finished task rows and their stored requests are kept (worker-text's sweep). */
+  readonly taskRetention: TaskRetention;
+}
+
+/** The retention of finished tasks (docs/task-storage.md); a count of days of 0 keeps for ever. */
+export interface TaskRetention {
+  /** TASK_RETENTION_DAYS: a finished task's row is deleted this long after it finished. */
+  readonly taskDays: number;
+  /** TASK_REQUEST_RETENTION_DAYS: its stored request (prompt, images, metadata) is cleared sooner. */
+  readonly requestDays: number;
+  /** TASK_RETENTION_SWEEP_INTERVAL_MS: how often worker-text sweeps. */
+  readonly sweepIntervalMs: number;
 }
 
 export interface VideoTaskDeadlines {

@@ -4,6 +4,7 @@ import { LOG_LEVELS, type GatewayConfig } from './gateway-config';
 import { InvalidConfigurationError } from './invalid-configuration.error';
 import { parseMasterKeyring } from './master-keyring.parse';
 import { parseObjectStoreConfig } from './object-store-config.parse';
+import { parseTaskRetention } from './task-retention.parse';
 import { parseVideoTaskDeadlines } from './video-task-deadlines.parse';
 
 const MIN_ADMIN_TOKEN_LENGTH = 16;
@@ -67,6 +68,7 @@ export function loadConfig(env: Environment = process.env): GatewayConfig {
     publicBaseUrl: readPublicBaseUrl(reader),
     objectStore: parseObjectStoreConfig(reader),
     objectSweepIntervalMs: reader.integer('OBJECT_SWEEP_INTERVAL_MS', 900_000, { min: 1_000 }),
+    taskRetention: parseTaskRetention(reader),
   };
 
   if (reader.problems.length > 0) throw new InvalidConfigurationError(reader.problems);

@@ -31,6 +31,7 @@ export function createPgPool(databaseUrl: string, maxConnections = 10, options: 
     // A database host that drops packets instead of refusing would otherwise hold a request for the
     // operating system's connect timeout (minutes) before its 503.
     connectionTimeoutMillis: 5_000,
+    // perf-machinery: async-commit-money-pool (docs/performance-machinery.md)
     options: options.asynchronousCommit ? '-c synchronous_commit=off' : undefined,
   });
 }

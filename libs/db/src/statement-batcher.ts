@@ -13,6 +13,7 @@ interface PendingCall<Input, Result> {
   reject(error: unknown): void;
 }
 
+// perf-machinery: statement-batcher (docs/performance-machinery.md)
 /**
  * Calls that go to Postgres together. A call is sent at once when fewer than `maxInFlight` statements
  * are in flight (no added latency); calls that arrive meanwhile wait and go together in the next

@@ -6,6 +6,7 @@ export * from './model/billing-name-tokens';
 export * from './model/combined-model-name';
 export * from './circuit/circuit-breaker';
 export * from './circuit/circuit-redis.keys';
+export * from './circuit/circuit-state.reader';
 export * from './secret/channel-fields.decrypt';
 export * from './secret/channel-secret.cipher';
 export * from './secret/secret-settings.sealing';

@@ -4,6 +4,8 @@ export const QUEUE_NAMES = {
   textSettlement: 'text-settlement',
   /** Periodic upkeep of text calls: the hold reaper. */
   textMaintenance: 'text-maintenance',
+  /** Periodic upkeep of task rows: worker-text deletes finished ones and clears their requests. */
+  taskRetention: 'task-retention',
   imageTasks: 'image-tasks',
   /** Periodic upkeep of images: worker-image removes the stored files whose retention has ended. */
   imageMaintenance: 'image-maintenance',

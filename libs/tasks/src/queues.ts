@@ -7,3 +7,7 @@ export * from './task/task-kinds';
 export * from './jobs/asset-status.job';
 export * from './jobs/task-step.job';
 export * from './jobs/text-settlement.job';
+// Pure helpers the gateway's poll hints need (no Prisma, no BullMQ at run time).
+export * from './task/task-status';
+export * from './task/poll-delay.util';
+export { DEFAULT_TASK_STEP_TIMING, type TaskStepTiming } from './task/task-step.types';

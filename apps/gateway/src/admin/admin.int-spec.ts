@@ -16,7 +16,7 @@ import { AdminModule } from './admin.module';
 interface Reply {
   status: number;
   text: string;
-  body: Record<string, unknown> & { error?: { param?: string; message?: string } };
+  body: Record<string, unknown> & { error?: { code?: string; param?: string; message?: string } };
 }
 
 const CHANNEL_SECRET = `sk-upstream-${randomBytes(16).toString('hex')}`;
@@ -359,10 +359,43 @@ describe('accounts', () => {
     expect((await call('GET', `/admin/accounts/${id}`)).body['availableMicros']).toBe('2500000');
 
     const other = await createAccount();
-    const reused = await call('POST', `/admin/accounts/${other}/credits`, credit);
-    expect(reused.status).toBe(400);
-    expect(reused.body.error?.param).toBe('idempotencyKey');
+    for (const [target, body] of [
+      [other, credit],
+      [id, { ...credit, amountMicros: '2500001' }],
+      [id, { ...credit, note: 'another top-up' }],
+      [id, { amountMicros: credit.amountMicros, idempotencyKey: credit.idempotencyKey }],
+    ] as const) {
+      const reused = await call('POST', `/admin/accounts/${target}/credits`, body);
+      expect({
+        status: reused.status,
+        code: reused.body.error?.code,
+        param: reused.body.error?.param,
+      }).toEqual({
+        status: 409,
+        code: 'idempotency_conflict',
+        param: 'idempotencyKey',
+      });
+    }
     expect((await call('GET', `/admin/accounts/${other}`)).body['balanceMicros']).toBe('0');
+    expect((await call('GET', `/admin/accounts/${id}`)).body['balanceMicros']).toBe('2500000');
+  });
+
+  it('refuses a credit the balance cannot hold with a 409 naming amountMicros, crediting nothing', async () => {
+    const id = await createAccount();
+    const max = '9223372036854775807';
+    expect(
+      (await call('POST', `/admin/accounts/${id}/credits`, { amountMicros: max, idempotencyKey: 'max' }))
+        .status,
+    ).toBe(200);
+    const overflow = await call('POST', `/admin/accounts/${id}/credits`, {
+      amountMicros: '1',
+      idempotencyKey: 'one-more',
+    });
+    expect({ status: overflow.status, param: overflow.body.error?.param }).toEqual({
+      status: 409,
+      param: 'amountMicros',
+    });
+    expect((await call('GET', `/admin/accounts/${id}`)).body['balanceMicros']).toBe(max);
   });
 
   it('refuses bad amounts naming the field, and credits to a missing account with 404', async () => {
@@ -495,18 +528,33 @@ describe('logs and usage', () => {
   });
 
   it('sums usage by model, key and day, exactly', async () => {
-    const byModel = await call('GET', '/admin/usage?groupBy=model');
+    // The rows are of March 2026: a window that holds them (the default is the last 24 hours).
+    const march = 'from=2026-03-01T00:00:00Z&to=2026-03-05T00:00:00Z';
+    const figures = { images: 0, mediaSeconds: 0 };
+    const byModel = await call('GET', `/admin/usage?groupBy=model&${march}`);
     expect(byModel.body).toEqual([
       {
         group: 'alpha-1',
+        model: 'alpha-1',
         requests: 3,
+        errors: 0,
         inputTokens: 300,
         outputTokens: 30,
+        ...figures,
         costMicros: (BigInt(BIG_MICROS) + 15n).toString(),
       },
-      { group: 'beta-2', requests: 4, inputTokens: 400, outputTokens: 40, costMicros: '4' },
+      {
+        group: 'beta-2',
+        model: 'beta-2',
+        requests: 4,
+        errors: 2,
+        inputTokens: 400,
+        outputTokens: 40,
+        ...figures,
+        costMicros: '4',
+      },
     ]);
-    const byKey = await call('GET', '/admin/usage?groupBy=key');
+    const byKey = await call('GET', `/admin/usage?groupBy=key&${march}`);
     expect(
       (byKey.body as unknown as { group: string; requests: number }[]).map(({ group, requests }) => [
         group,
@@ -529,7 +577,16 @@ describe('logs and usage', () => {
     ]);
     const byChannel = await call('GET', '/admin/usage?groupBy=channel&from=2026-03-04T00:00:00Z');
     expect(byChannel.body).toEqual([
-      { group: 'ch_a', requests: 1, inputTokens: 100, outputTokens: 10, costMicros: '2' },
+      {
+        group: 'ch_a',
+        channelId: 'ch_a',
+        requests: 1,
+        errors: 0,
+        inputTokens: 100,
+        outputTokens: 10,
+        ...figures,
+        costMicros: '2',
+      },
     ]);
   });
 
@@ -537,6 +594,62 @@ describe('logs and usage', () => {
     const reply = await call('GET', '/admin/usage?groupBy=key_id;DROP TABLE request_logs');
     expect(reply.status).toBe(400);
     expect(reply.body.error?.param).toBe('groupBy');
+  });
+});
+
+describe('text Postgres cannot store', () => {
+  it('refuses NUL in a body, a nested field, a path id or a query string of any admin route with a 400 naming it', async () => {
+    const accountId = await createAccount('nul-team');
+    const keyId = (await call('POST', '/admin/keys', { accountId, name: 'nul-key' })).body['id'] as string;
+    const channelId = (await call('POST', '/admin/channels', channelBody('nul-channel'))).body[
+      'id'
+    ] as string;
+    const credit = { amountMicros: '1', idempotencyKey: 'nul-credit' };
+    const cases: Array<[method: string, path: string, body: unknown, param: string]> = [
+      ['POST', '/admin/channels', { ...channelBody('nul-new'), name: 'nul\u0000' }, 'name'],
+      [
+        'PATCH',
+        `/admin/channels/${channelId}`,
+        { models: [{ model: 'm', upstreamModel: 'u\u0000' }] },
+        'models[0].upstreamModel',
+      ],
+      ['POST', '/admin/keys', { accountId, name: 'k', allowedModels: ['a\u0000'] }, 'allowedModels[0]'],
+      ['PATCH', `/admin/keys/${keyId}`, { name: '\u0000' }, 'name'],
+      ['POST', '/admin/accounts', { name: 'team\u0000' }, 'name'],
+      ['PATCH', `/admin/accounts/${accountId}`, { name: 'a\u0000b' }, 'name'],
+      [
+        'POST',
+        `/admin/accounts/${accountId}/credits`,
+        { ...credit, idempotencyKey: 'k\u0000' },
+        'idempotencyKey',
+      ],
+      ['POST', `/admin/accounts/${accountId}/credits`, { ...credit, note: 'n\u0000' }, 'note'],
+      ['PUT', '/admin/prices', { prices: [{ model: 'm\u0000', perCall: '1' }] }, 'prices[0].model'],
+      ['GET', '/admin/accounts/acct_%00', undefined, 'id'],
+      ['POST', '/admin/accounts/%00/credits', credit, 'id'],
+      ['GET', '/admin/keys/%00', undefined, 'id'],
+      ['PATCH', '/admin/keys/%00', { name: 'k' }, 'id'],
+      ['DELETE', '/admin/channels/%00', undefined, 'id'],
+      ['GET', '/admin/keys?accountId=%00', undefined, 'accountId'],
+      ['GET', '/admin/logs?model=%00', undefined, 'model'],
+    ];
+    const answers = [];
+    for (const [method, path, body] of cases) {
+      const reply = await call(method, path, body);
+      answers.push({ route: `${method} ${path}`, status: reply.status, error: reply.body.error });
+    }
+    expect(answers).toEqual(
+      cases.map(([method, path, , param]) => ({
+        route: `${method} ${path}`,
+        status: 400,
+        error: expect.objectContaining({
+          param,
+          message: expect.stringContaining(`${param} must not contain NUL (U+0000)`),
+        }),
+      })),
+    );
+    const untouched = await call('GET', `/admin/accounts/${accountId}`);
+    expect(untouched.body).toMatchObject({ name: 'nul-team', balanceMicros: '0' });
   });
 });
 

@@ -5,6 +5,7 @@ import {
   OPTIONAL_OR_NULL,
   StringField,
   StringListField,
+  STORED_FIELD_LIMITS,
   VIDEO_REQUEST_LIMITS,
   VideoSubjectDto,
 } from '@gateway/contracts';
@@ -32,7 +33,7 @@ export class AlphaVideoRequestDto {
   model: string;
 
   @StringField({
-    description: 'At most 5000 characters; required on text2video; ignored when `is_rec` is true.',
+    description: 'At most 5000 characters (the wire); required on text2video; ignored when `is_rec` is true.',
     ...OPTIONAL_OR_NULL,
     maxLength: VIDEO_REQUEST_LIMITS.promptLength,
     storable: true,
@@ -76,8 +77,8 @@ export class AlphaVideoRequestDto {
   @ApiProperty({ required: false, enum: ['all', 'speech_only', 'sound_effect_only'] })
   audio_type?: string;
 
-  @ApiProperty({ required: false, description: 'A global voice id (no effect on q3).' })
-  voice_id?: string;
+  @StringField({ description: 'A global voice id (no effect on q3).', ...TEXT })
+  voice_id?: string | null;
 
   @ApiProperty({ required: false, description: 'Let the upstream recommend the prompt.' })
   is_rec?: boolean;
@@ -97,13 +98,23 @@ export class AlphaVideoRequestDto {
   @ApiProperty({ required: false, description: '1 top-left, 2 top-right, 3 bottom-right, 4 bottom-left.' })
   wm_position?: number;
 
-  @ApiProperty({ required: false, description: 'A watermark image URL.' })
-  wm_url?: string;
+  @StringField({
+    description: 'A watermark image URL.',
+    ...OPTIONAL_OR_NULL,
+    maxLength: VIDEO_REQUEST_LIMITS.urlLength,
+  })
+  wm_url?: string | null;
 
-  @ApiProperty({ required: false, description: 'Passed through as is (at most 1,048,576 characters).' })
+  @ApiProperty({
+    required: false,
+    description: `Passed through as is: at most ${STORED_FIELD_LIMITS.passThroughBytes} bytes as JSON (the wire takes 1,048,576 characters; the gateway keeps it with the task).`,
+  })
   payload?: string;
 
-  @ApiProperty({ required: false, description: 'A JSON string, passed through.' })
+  @ApiProperty({
+    required: false,
+    description: `A JSON string, passed through: at most ${STORED_FIELD_LIMITS.passThroughBytes} bytes as JSON.`,
+  })
   meta_data?: string;
 
   @ApiProperty({

@@ -1,10 +1,12 @@
 import {
   describeProblems,
+  findStoredFieldProblem,
   findUnstorableText,
   UNSTORABLE_TEXT_PROBLEM,
   validateBody,
   WHOLE_BODY_FIELD,
   type FieldProblem,
+  type StoredFieldsShape,
 } from '@gateway/contracts';
 import type { SerialisableObject, VideoImage, VideoImageRole, VideoSubject } from '@gateway/providers-core';
 import { GatewayError } from '../errors/gateway-error';
@@ -35,6 +37,32 @@ const READ_FIELDS: ReadonlySet<string> = new Set([
   'resolution',
   'aspect_ratio',
 ]);
+/**
+ * The row keeps the planned call, whose extras are the §3.3 fields: `payload` and `meta_data` are
+ * stored and sent as written, so they have the pass-through cap (below the wire's 1 048 576
+ * characters of `payload`). Other fields are dropped by the rules, bounded all the same.
+ */
+const ALPHA_STORED: StoredFieldsShape = {
+  named: new Set([
+    ...READ_FIELDS,
+    'audio',
+    'audio_type',
+    'voice_id',
+    'is_rec',
+    'bgm',
+    'seed',
+    'off_peak',
+    'watermark',
+    'wm_position',
+    'wm_url',
+    'payload',
+    'meta_data',
+    'style',
+    'movement_amplitude',
+    'callback_url',
+  ]),
+  passThrough: ['payload', 'meta_data'],
+};
 const HTTP_URL = /^https?:\/\//i;
 const REQUIRED_PROBLEM = / is required$/;
 
@@ -104,6 +132,8 @@ function validAlphaBody(body: unknown): AlphaVideoRequestDto {
   if (unstorable !== undefined) {
     throw alphaFieldError('FieldInvalid', unstorable, `${unstorable} ${UNSTORABLE_TEXT_PROBLEM}.`);
   }
+  const tooLarge = findStoredFieldProblem(body as Record<string, unknown>, ALPHA_STORED);
+  if (tooLarge) throw alphaFieldError('FieldInvalid', tooLarge.field, `${tooLarge.message}.`);
   return result.value;
 }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ResolvedKey } from '@gateway/auth';
 import type { Task } from '@gateway/db';
-import { planAlphaVideo } from '@gateway/providers';
+import { ALPHA_VIDEO_MODELS, planAlphaVideo } from '@gateway/providers';
 import type { ByteStrings } from '@gateway/providers-core';
 import { GatewayError } from '../errors/gateway-error';
 import type { TaskSubmissionContext } from '../tasks/task-submission.route';
@@ -38,6 +38,11 @@ export class AlphaVideoTasks {
         route: `/alpha/ent/v2/${endpoint}`,
         read: () => this.read(endpoint, body, context.byteStrings),
         idempotencyKey: context.idempotencyKey,
+        scope: {
+          route: `POST /alpha/ent/v2/${endpoint}`,
+          servesModel: isAlphaModel,
+          billedBy: ['videoSecond'],
+        },
       },
       key,
       context,
@@ -55,6 +60,8 @@ export class AlphaVideoTasks {
     byteStrings: ByteStrings | undefined,
   ): Promise<VideoRequestDraft> {
     const draft = { ...toAlphaVideoDraft(endpoint, body), byteStrings };
+    // Another family's model (or a text one) is admission's 404 naming its route: no rules, no fetch.
+    if (!isAlphaModel(draft.modelName)) return draft;
     // The official routes take the family's model names only (no combined billing names): the rules
     // can run before admission, so that no URL is fetched for a request they refuse.
     const plan = planAlphaVideo({ ...draft.fields, model: draft.modelName, dimensions: {}, byteStrings });
@@ -62,6 +69,10 @@ export class AlphaVideoTasks {
     await this.urlImages.check(urlImagesOf(draft));
     return draft;
   }
+}
+
+function isAlphaModel(model: string): boolean {
+  return ALPHA_VIDEO_MODELS.includes(model);
 }
 
 function taskNotFound(): GatewayError {

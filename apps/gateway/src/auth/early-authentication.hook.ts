@@ -14,8 +14,9 @@ export interface EarlyAuthenticators {
  * Authenticates every request under an API-key prefix (INFERENCE_PREFIXES) or /admin as soon as its headers have
  * arrived, before its body is read and whether or not a route matches:
  * - a request without a valid credential is answered at once (401, 403, or 429 once its address has
- *   failed too often), and the connection of a body still on its way is closed instead of read, so a
- *   client without a key cannot hold connections open by sending bodies slowly;
+ *   failed too often); the rest of a body still on its way is read and dropped within tight bounds
+ *   before the connection is closed (../http/lingering-close.ts), so that the client reads the
+ *   answer, and a client without a key cannot hold connections open by sending bodies slowly;
  * - an unknown /admin path answers 404 to the admin token only: without it, the admin surface
  *   cannot be mapped.
  * The routes' guards still run and find the request authenticated.
@@ -33,7 +34,6 @@ export function registerEarlyAuthentication(
     try {
       await authenticator.authenticate(request);
     } catch (error) {
-      if (hasBodyComing(request)) reply.header('connection', 'close');
       failures.sendFailure(error, request, reply);
       return reply;
     }
@@ -72,9 +72,4 @@ function decodedPathOf(url: string): string {
   } catch {
     return path.toLowerCase();
   }
-}
-
-function hasBodyComing(request: FastifyRequest): boolean {
-  const length = request.headers['content-length'];
-  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }

@@ -13,7 +13,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ResolvedKey } from '@gateway/auth';
 import type { GatewayConfig } from '@gateway/config';
-import { BetaGetResultDto, BetaSubmitTaskDto } from '@gateway/contracts';
+import { BetaEnvelopeView, BetaGetResultDto, BetaSubmitTaskDto } from '@gateway/contracts';
 import { BETA_API_VERSION, BETA_GET_RESULT_ACTION, BETA_SUBMIT_ACTION } from '@gateway/dialects';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { betaAnswerContextOf } from '../errors/beta-envelope.renderer';
@@ -65,11 +65,13 @@ export class BetaActionController {
   })
   @ApiBody({
     schema: {
-      oneOf: [{ $ref: getSchemaPath(BetaSubmitTaskDto) }, { $ref: getSchemaPath(BetaGetResultDto) }],
+      // anyOf, not oneOf: the query's `Action` tells the two bodies apart, not their shape.
+      anyOf: [{ $ref: getSchemaPath(BetaSubmitTaskDto) }, { $ref: getSchemaPath(BetaGetResultDto) }],
     },
   })
   @ApiOkResponse({
     description: '`{code, status, message, request_id, time_elapsed, data}`; code 10000 on success.',
+    type: BetaEnvelopeView,
   })
   async act(
     @Query() query: Record<string, unknown>,

@@ -24,9 +24,11 @@ import { betaSuccess, type BetaAnswerContext } from '../errors/beta-envelope.ren
 import { GatewayError } from '../errors/gateway-error';
 import { AdapterContexts } from '../generation/adapter-contexts';
 import { AttemptMetrics } from '../generation/attempt-metrics';
+import { ForwardedUrls } from '../generation/forwarded-urls';
 import { FailoverExhaustedError, withChannelFailover } from '../generation/channel-failover';
 import { takenOrRefused } from '../generation/hold-refusal';
 import { assertModelAllowed, modelNotFound } from '../generation/model-admission';
+import { assertPriceBills, modelNotServedHere } from '../generation/model-kind';
 import { refusalLogOf } from '../generation/request-log-fields';
 import { SettlementRecorder } from '../generation/settlement-recorder';
 import { CONFIG, LOGGER } from '../infrastructure/tokens';
@@ -43,6 +45,8 @@ import { toBetaSubmission, type BetaSubmission } from './beta-submission';
 export const BETA_ROUTE = '/bt';
 /** Public ids of /bt tasks start with it; a query finds no task of another route. */
 export const BETA_ROUTE_TASK_PREFIX = 'bt';
+/** What /bt submits by a model's name: images (video models run by their own video req_keys). */
+const BETA_SERVED = { route: 'POST /bt', kind: 'image' } as const;
 /** The row's kind: worker-image consumes the step jobs of image tasks. */
 const IMAGE_TASK_KIND = 'image';
 /**
@@ -87,6 +91,7 @@ export class BetaSubmissionService {
     private readonly recorder: SettlementRecorder,
     private readonly tasks: TaskRuntimeLoader,
     private readonly stepQueues: TaskStepQueues,
+    private readonly forwardedUrls: ForwardedUrls,
     @Inject(CONFIG) private readonly config: GatewayConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -130,13 +135,17 @@ export class BetaSubmissionService {
 
   /** Everything decided before money moves, then the hold: the client's refusal, or what to submit. */
   private async admit(key: ResolvedKey, body: unknown, context: BetaAnswerContext): Promise<Admitted> {
-    const submission = toBetaSubmission(body);
+    const submission = toBetaSubmission(body, (reqKey) => this.servedElsewhere(reqKey));
+    // The submission goes upstream as sent: its `image_urls` (and any other URL field) the upstream fetches.
+    this.forwardedUrls.checkFieldsOf(submission.taskRequest.submission, '');
     assertModelAllowed(key, submission.model);
     const candidates = this.catalog
       .candidatesFor(submission.model)
       .filter((candidate) => candidate.type === 'beta' && taskAdapterFor(candidate.type) !== undefined);
     const price = this.prices.priceFor(submission.model);
     if (candidates.length === 0 || !price) throw modelNotFound(submission.model);
+    // Billed per image: a row pricing only tokens or seconds would make the task free.
+    assertPriceBills(submission.model, price, ['image']);
     await takenOrRefused(
       this.holds.take({
         requestId: context.requestId,
@@ -151,6 +160,18 @@ export class BetaSubmissionService {
       (error) => this.logger.error({ err: error, requestId: context.requestId }, 'hold failed'),
     );
     return { submission, price, candidates };
+  }
+
+  /**
+   * A `req_key` no beta image key names that is a model of the gateway (a text, music or video model,
+   * or an image model of another family): the 404 names the route that serves it, in this route's
+   * dialect (the `req_key` field). Undefined for a key no price knows, which the key table answers.
+   */
+  private servedElsewhere(reqKey: string): GatewayError | undefined {
+    const price = this.prices.priceFor(reqKey);
+    if (!price) return undefined;
+    const refusal = modelNotServedHere(BETA_SERVED, reqKey, this.catalog.candidatesFor(reqKey), price);
+    return new GatewayError(refusal.code, refusal.message, { param: 'req_key' });
   }
 
   /**

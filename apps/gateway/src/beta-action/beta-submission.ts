@@ -1,4 +1,9 @@
-import { BetaSubmitTaskDto, findUnstorableText, UNSTORABLE_TEXT_PROBLEM } from '@gateway/contracts';
+import {
+  BETA_SUBMIT_STORED_FIELDS,
+  BetaSubmitTaskDto,
+  findUnstorableText,
+  UNSTORABLE_TEXT_PROBLEM,
+} from '@gateway/contracts';
 import {
   BETA_IMAGE_MODELS,
   BETA_TIER_AREA,
@@ -28,13 +33,20 @@ const RESULT_OPTION_KEYS = ['logo_info', 'aigc_meta'] as const;
  * Reads a CVSync2AsyncSubmitTask body (upstreams.md §4.3). The fields the gateway checks are checked;
  * every other field passes to the upstream as sent. Two fields are the gateway's own and never sent:
  * `resolution` (interface spec: 1k, 2k or 4k, sent as the tier's `size` area) and `req_json` (the
- * options every result of the task is fetched with). Throws the client's 400.
+ * options every result of the task is fetched with). Throws the client's 400, or the 404 of a
+ * `req_key` it does not serve, which `notServed` may word for a model another route serves.
  */
-export function toBetaSubmission(body: unknown): BetaSubmission {
-  validTaskBody(BetaSubmitTaskDto, body);
+export function toBetaSubmission(
+  body: unknown,
+  notServed: (reqKey: string) => GatewayError | undefined = () => undefined,
+): BetaSubmission {
+  validTaskBody(BetaSubmitTaskDto, body, BETA_SUBMIT_STORED_FIELDS);
   const { req_key: reqKey, resolution, req_json: reqJson, ...fields } = body as Record<string, unknown>;
   const model = betaImageModelOf(reqKey as string);
   if (!model) {
+    // A model's name served on another route is told where; any other key gets the table.
+    const elsewhere = notServed(reqKey as string);
+    if (elsewhere) throw elsewhere;
     const served = BETA_IMAGE_MODELS.map((name) => `${betaImageReqKeyOf(name)} (${name})`).join(', ');
     throw new GatewayError('model_not_found', `req_key ${String(reqKey)} is not served; served: ${served}.`, {
       param: 'req_key',

@@ -1,4 +1,4 @@
-import { BetaSubmitTaskDto } from '@gateway/contracts';
+import { BETA_SUBMIT_STORED_FIELDS, BetaSubmitTaskDto } from '@gateway/contracts';
 import { betaVideoReqKeyEntryOf, betaVideoSecondsOf, type BetaVideoMode } from '@gateway/dialects';
 import { isJsonObject, type SerialisableObject, type VideoImage } from '@gateway/providers-core';
 import { GatewayError } from '../errors/gateway-error';
@@ -45,7 +45,7 @@ export function isBetaVideoSubmission(body: unknown): boolean {
  * Throws the client's 400.
  */
 export function toBetaVideoDraft(body: unknown): VideoRequestDraft {
-  const fields = validTaskBody(BetaSubmitTaskDto, body);
+  const fields = validTaskBody(BetaSubmitTaskDto, body, BETA_SUBMIT_STORED_FIELDS);
   const entry = betaVideoReqKeyEntryOf(fields.req_key);
   if (!entry) throw GatewayError.invalidRequest(`req_key ${fields.req_key} is no video key.`, 'req_key');
   if (fields.image_urls !== undefined && fields.binary_data_base64 !== undefined) {

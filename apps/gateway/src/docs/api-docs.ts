@@ -1,9 +1,14 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { GENERATION_REQUEST_MODELS, GENERATION_ROUTES } from '../text/generation-route.table';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { GENERATION_ROUTES, GENERATION_SCHEMA_MODELS } from '../text/generation-route.table';
+import { documentErrorResponses, ERROR_BODY_MODELS } from './error-responses';
 
 /** The OpenAPI document is generated from the DTO decorators; Swagger UI at /docs, JSON at /docs/openapi.json. */
 export function setupApiDocs(app: NestFastifyApplication): void {
+  SwaggerModule.setup('docs', app, createApiDocument(app), { jsonDocumentUrl: 'docs/openapi.json' });
+}
+
+function createApiDocument(app: NestFastifyApplication): OpenAPIObject {
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()
@@ -13,12 +18,19 @@ export function setupApiDocs(app: NestFastifyApplication): void {
           'Native-format routes under /v1beta, OpenAI-style routes under /v1, the operator API under /admin.',
       )
       .setVersion('0.1.0')
+      .setLicense('MIT', 'https://opensource.org/licenses/MIT')
+      // Relative: the gateway's own origin, wherever it is deployed.
+      .addServer('/', 'This gateway')
       .addBearerAuth()
       .addApiKey({ type: 'apiKey', in: 'header', name: 'x-vendor-api-key' }, 'vendor-key')
       .build(),
-    { extraModels: GENERATION_REQUEST_MODELS },
+    { extraModels: [...GENERATION_SCHEMA_MODELS, ...ERROR_BODY_MODELS] },
   );
   // The generation routes have no controller whose decorators the document could read (see GenerationRoutes).
-  for (const route of GENERATION_ROUTES) document.paths[route.docsPath] = { post: route.docs };
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json' });
+  for (const route of GENERATION_ROUTES) {
+    for (const [path, post] of Object.entries(route.docs))
+      document.paths[path] = { ...document.paths[path], post };
+  }
+  documentErrorResponses(document);
+  return document;
 }

@@ -19,6 +19,7 @@ const REASON_BY_CODE: Record<GatewayErrorCode, string> = {
   model_not_found: 'ModelUnavailable',
   range_not_satisfiable: 'BadRequest',
   idempotency_conflict: 'Conflict',
+  task_not_cancellable: 'Conflict',
   insufficient_balance: 'CreditInsufficient',
   rate_limited: 'TooManyRequests',
   content_policy: 'TaskPromptPolicyViolation',

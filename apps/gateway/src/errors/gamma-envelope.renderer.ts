@@ -19,6 +19,7 @@ const CODE_BY_ERROR: Record<GatewayErrorCode, number> = {
   model_not_found: 1201,
   range_not_satisfiable: 1201,
   idempotency_conflict: 1200,
+  task_not_cancellable: 1200,
   insufficient_balance: 1101,
   rate_limited: 1302,
   content_policy: 1301,

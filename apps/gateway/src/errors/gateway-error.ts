@@ -15,6 +15,7 @@ export type GatewayErrorCode =
   | 'model_not_found'
   | 'range_not_satisfiable'
   | 'idempotency_conflict'
+  | 'task_not_cancellable'
   | 'insufficient_balance'
   | 'rate_limited'
   | 'content_policy'
@@ -39,6 +40,8 @@ const HTTP_STATUS_BY_CODE: Record<GatewayErrorCode, number> = {
   model_not_found: 404,
   range_not_satisfiable: 416,
   idempotency_conflict: 409,
+  /** A task the upstream already took on and cannot be told to stop: it runs on and is billed. */
+  task_not_cancellable: 409,
   insufficient_balance: 402,
   rate_limited: 429,
   content_policy: 400,

@@ -79,7 +79,9 @@ describe('a §5.8 create body read for the gamma rules', () => {
       { role: 'last_frame', url: LAST, source: 'image_list[1].image_url' },
       { role: 'reference', url: REFERENCE, source: 'image_list[2].image_url' },
     ]);
-    expect(draft.fields.clips).toEqual([{ type: 'video', url: CLIP, role: 'base' }]);
+    expect(draft.fields.clips).toEqual([
+      { type: 'video', url: CLIP, role: 'base', source: 'video_list[0].video_url' },
+    ]);
   });
 
   it('sends keep_original_sound through metadata.file_infos, the one place it exists', () => {

@@ -84,7 +84,7 @@ const ROLE_OF_TYPE: Readonly<Record<string, VideoImage['role']>> = {
  * fields no gamma channel has a place for are ignored with a warning. Throws the client's 400.
  */
 export function toGammaVideoDraft(endpoint: GammaOfficialEndpoint, body: unknown): GammaVideoDraft {
-  const fields = validTaskBody(GammaVideoRequestDto, body);
+  const fields = validTaskBody(GammaVideoRequestDto, body, { named: READ_FIELDS });
   const given = Object.entries(body as Record<string, unknown>).filter(
     ([, value]) => value !== undefined && value !== null,
   );
@@ -153,7 +153,12 @@ function image(role: VideoImage['role'], value: string, param: string): VideoIma
 }
 
 function clipOf(video: GammaVideoItemDto, index: number): VideoClip {
-  return { type: 'video', url: videoUrlOf(video, index), role: video.refer_type ?? 'reference' };
+  return {
+    type: 'video',
+    url: videoUrlOf(video, index),
+    role: video.refer_type ?? 'reference',
+    source: `video_list[${index}].video_url`,
+  };
 }
 
 function videoUrlOf(video: GammaVideoItemDto, index: number): string {

@@ -1,12 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import type { ResolvedKey } from '@gateway/auth';
 import type { Task } from '@gateway/db';
-import type { GammaOfficialEndpoint } from '@gateway/providers';
+import { videoAdapterFor, type GammaOfficialEndpoint } from '@gateway/providers';
 import { GatewayError } from '../errors/gateway-error';
 import type { TaskSubmissionContext } from '../tasks/task-submission.route';
 import { OwnedVideoTasks } from '../videos/owned-video-tasks.service';
 import { VideoTaskService, type CreatedVideo } from '../videos/video-task.service';
 import { toGammaVideoDraft } from './gamma-video-request';
+
+/** The channel type whose video rules know the gamma models, whichever name the body used. */
+const GAMMA_TYPE = 'gamma';
 
 /**
  * The gamma official-compatible routes on the video task platform: a create is a video task like any
@@ -37,6 +40,11 @@ export class GammaVideoTasks {
           return draft;
         },
         idempotencyKey: context.idempotencyKey,
+        scope: {
+          route: `POST /gamma/v1/videos/${endpoint}`,
+          servesModel: (model) => videoAdapterFor(GAMMA_TYPE)?.servesVideoModel(model) === true,
+          billedBy: ['videoSecond'],
+        },
       },
       key,
       context,

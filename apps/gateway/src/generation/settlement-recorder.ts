@@ -14,6 +14,7 @@ import type { LazyQueue } from '../infrastructure/lazy-queue';
 import { LOGGER, METRICS, SETTLEMENT_QUEUE } from '../infrastructure/tokens';
 
 const MAX_BATCH = 256;
+// perf-machinery: settlement-batches (docs/performance-machinery.md)
 /**
  * Settlements gather for this long before one transaction writes them. A settlement updates the
  * account row that the next request's hold also needs; writing one per request would make holds wait

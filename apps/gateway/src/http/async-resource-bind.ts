@@ -2,6 +2,7 @@ import { AsyncResource } from 'node:async_hooks';
 
 type AnyFunction = (...args: unknown[]) => unknown;
 
+// perf-machinery: async-resource-bind (docs/performance-machinery.md)
 /**
  * Node 20's `AsyncResource#bind` defines a deprecated `asyncResource` accessor pair on every bound
  * function, building two `util.deprecate` wrappers per call. Fastify binds one callback per request

@@ -2,6 +2,7 @@ import type { Writable } from 'node:stream';
 
 type ResponseStream = Pick<Writable, 'cork' | 'uncork' | 'write' | 'once' | 'destroyed'>;
 
+// perf-machinery: coalescing-writer (docs/performance-machinery.md)
 /**
  * A writer for a streamed response that sends what one turn of the event loop wrote in one system
  * call. The events parsed from one upstream read are written in consecutive microtasks, and the

@@ -6,10 +6,15 @@ import { gammaErrorBody } from '../errors/gamma-envelope.renderer';
 import type { GatewayError } from '../errors/gateway-error';
 import { routeFamilyOf, type RouteFamily } from '../errors/route-family';
 import { lambdaErrorBody } from '../music/lambda-error.envelope';
+import { closeAfterBody } from './lingering-close';
 
-/** Sends a GatewayError in the dialect of the route the request was made on. */
+/**
+ * Sends a GatewayError in the dialect of the route the request was made on. A refusal answered before
+ * the request's body has arrived closes the connection after reading the rest (closeAfterBody).
+ */
 export function sendGatewayError(request: FastifyRequest, reply: FastifyReply, error: GatewayError): void {
   const family = routeFamilyOf(request.url);
+  closeAfterBody(request, reply);
   if (error.options.retryAfterMs !== undefined) {
     reply.header('retry-after', String(Math.max(1, Math.ceil(error.options.retryAfterMs / 1000))));
   }

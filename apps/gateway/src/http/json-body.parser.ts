@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
 import {
@@ -81,6 +82,24 @@ function parseJsonBody(body: Buffer, state: GatewayRequestState, holdsImages: bo
   }
 }
 
+/** Every POST, PUT and PATCH route of the gateway reads a body; no other method's route does. */
+const METHODS_WITH_BODIES = new Set(['POST', 'PUT', 'PATCH']);
+
+/**
+ * Many HTTP clients send `Content-Type: application/json` on every request: on a route that takes
+ * no body (a DELETE), an empty body under that header is no body, not an empty JSON document.
+ */
+function takesNoBody(method: string): boolean {
+  return !METHODS_WITH_BODIES.has(method);
+}
+
+/** Fastify's own test of a body-less request: no length, or zero, and no chunked body. */
+function announcesNoBody(headers: IncomingHttpHeaders): boolean {
+  const length = headers['content-length'];
+  return headers['transfer-encoding'] === undefined && (length === undefined || length === '0');
+}
+
+// perf-machinery: raw-body-where-forwarded (docs/performance-machinery.md)
 /**
  * Replaces Fastify's JSON parser with one that keeps the original bytes beside the parsed value on the
  * routes that forward them (`forwardsRawBody`): a request the gateway does not need to rewrite is
@@ -102,10 +121,12 @@ export function registerJsonBodyParser(fastify: FastifyInstance, bodyLimitBytes:
       const state = gatewayState(request);
       if (config.forwardsRawBody) state.rawBody = body;
       if (body.length === 0) {
-        done(
-          GatewayError.invalidRequest('Request body is empty; a JSON object is required.', '(body)'),
-          undefined,
-        );
+        if (takesNoBody(request.method)) done(null, undefined);
+        else
+          done(
+            GatewayError.invalidRequest('Request body is empty; a JSON object is required.', '(body)'),
+            undefined,
+          );
         return;
       }
       try {
@@ -116,6 +137,10 @@ export function registerJsonBodyParser(fastify: FastifyInstance, bodyLimitBytes:
     },
   );
   fastify.addContentTypeParser('*', (request, _payload, done) => {
+    if (takesNoBody(request.method) && announcesNoBody(request.headers)) {
+      done(null, undefined);
+      return;
+    }
     const contentType = request.headers['content-type'] ?? '(none)';
     done(
       new GatewayError(

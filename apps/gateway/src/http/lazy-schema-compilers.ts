@@ -6,6 +6,7 @@ type CompilersFactory = NonNullable<
 >;
 type Factory = (...args: unknown[]) => unknown;
 
+// perf-machinery: lazy-schema-compilers (docs/performance-machinery.md)
 /**
  * Fastify loads its schema compilers (ajv and fast-json-stringify: 247 modules, about 2.3 MiB of heap)
  * when the server is created. No gateway route declares a Fastify schema (request bodies are checked

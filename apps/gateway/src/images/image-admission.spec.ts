@@ -87,6 +87,45 @@ describe('admitImageRequest', () => {
     ).toBe('model_not_found');
   });
 
+  it('refuses a model of another kind as not found, naming its route, though an image channel offers it', () => {
+    const tokens: ModelPrice = { ...price, inputPerMillion: 1n, outputPerMillion: 1n, perImage: undefined };
+    expect(
+      refusalOf(() => admitImageRequest(request({ model: 'chat-fast' }), 'generate', key, [compat], tokens)),
+    ).toMatchObject({
+      code: 'model_not_found',
+      message: expect.stringMatching(/POST \/v1\/chat\/completions/),
+    });
+    const perSecond: ModelPrice = { ...price, perImage: undefined, perVideoSecond: { default: 1n } };
+    expect(
+      refusalOf(() => admitImageRequest(request({ model: 'delta-2' }), 'generate', key, [compat], perSecond)),
+    ).toMatchObject({ code: 'model_not_found', message: expect.stringMatching(/POST \/v1\/videos/) });
+  });
+
+  it('refuses an edit where no channel type of the model has edits, naming the generations route', () => {
+    const refusal = refusalOf(() =>
+      admitImageRequest(
+        request({ model: 'eta-iota-4-5-251128' }),
+        'edit',
+        key,
+        [channel('eta', 'eta')],
+        price,
+      ),
+    );
+    expect(refusal).toMatchObject({ code: 'model_not_found', param: 'model' });
+    expect(refusal?.message).toMatch(/makes no image edits: .*POST \/v1\/images\/generations/);
+  });
+
+  it("refuses an edit the same way where the model's family has none on a wire that has edits", () => {
+    const refusal = refusalOf(() =>
+      admitImageRequest(request({ model: 'draw-3' }), 'edit', key, [compat], {
+        ...price,
+        perImage: undefined,
+      }),
+    );
+    expect(refusal).toMatchObject({ code: 'model_not_found', param: 'model' });
+    expect(refusal?.message).toMatch(/'draw-3' makes no image edits/);
+  });
+
   it("answers the family rules' refusal, naming the field and the allowed values", () => {
     const refusal = refusalOf(() =>
       admitImageRequest(request({ size: '300x300' }), 'generate', key, [compat], price),

@@ -15,6 +15,7 @@ import type {
 import type { ChannelCandidate } from '@gateway/routing';
 import { GatewayError } from '../errors/gateway-error';
 import { assertModelAllowed, modelNotFound } from '../generation/model-admission';
+import { assertModelKind, modelServedElsewhere } from '../generation/model-kind';
 
 /** How one channel type makes the images: in the same call, or as an upstream task the gateway waits for. */
 export type ImageInvocation =
@@ -43,9 +44,10 @@ export interface ImageAdmission {
 }
 
 /**
- * Everything decided before money moves: may this key use this model, which channels can make these
- * images, do their family's rules accept the request (a refusal is the client's 400, naming the field
- * and the values allowed), and what it costs at most. Rules are asked once per channel type.
+ * Everything decided before money moves: may this key use this model, is it an image model (by its
+ * family and its price), which channels can make these images, do their family's rules accept the
+ * request (a refusal is the client's 400, naming the field and the values allowed), and what it costs
+ * at most. Rules are asked once per channel type.
  */
 export function admitImageRequest(
   request: ImageRequest,
@@ -55,15 +57,22 @@ export function admitImageRequest(
   price: ModelPrice | undefined,
 ): ImageAdmission {
   assertModelAllowed(key, request.model);
+  if (!price) throw modelNotFound(request.model);
+  assertModelKind('image', request.model, channels, price);
   const imageChannels = channels.filter((candidate) => imageAdapterFor(candidate.type) !== undefined);
-  if (imageChannels.length === 0 || !price) throw modelNotFound(request.model);
+  if (imageChannels.length === 0) throw modelNotFound(request.model);
   const plans = new Map<string, PlannedImages | GatewayError | undefined>();
   for (const { type } of imageChannels) {
     if (!plans.has(type)) plans.set(type, planImages(request, operation, type, price));
   }
   const candidates = imageChannels.filter((candidate) => plans.get(candidate.type) !== undefined);
   if (candidates.length === 0) {
-    throw GatewayError.invalidRequest(`The model '${request.model}' does not support image edits.`, 'model');
+    // Neither the model's family nor its channel types have edits: like a model of another kind,
+    // this route does not have it.
+    throw modelServedElsewhere(
+      request.model,
+      'makes no image edits: its images are made with POST /v1/images/generations',
+    );
   }
   const accepted = [...plans.values()].filter(
     (plan): plan is PlannedImages => plan !== undefined && !(plan instanceof GatewayError),
@@ -99,7 +108,8 @@ function invocationOf(
 
 /**
  * The type's plan for the request: undefined when the type cannot make images of `operation` (no
- * edits on its wire), the client's refusal when its rules or its prices refuse the request.
+ * edits on its wire, or in the model's family), the client's refusal when its rules or its prices
+ * refuse the request.
  */
 function planImages(
   request: ImageRequest,
@@ -111,7 +121,7 @@ function planImages(
   const invocation = adapter && invocationOf(adapter, type, operation);
   if (!adapter || !invocation) return undefined;
   const plan = adapter.plan(request, operation);
-  if (!plan.ok) return GatewayError.invalidRequest(plan.message, plan.param);
+  if (!plan.ok) return plan.unsupported ? undefined : GatewayError.invalidRequest(plan.message, plan.param);
   const tierPrice = imageTierPrice(price, plan.priceTier);
   if (!tierPrice.ok) {
     return GatewayError.invalidRequest(

@@ -17,6 +17,7 @@ import { AdapterContexts } from '../generation/adapter-contexts';
 import { AttemptMetrics } from '../generation/attempt-metrics';
 import { toClientError, withChannelFailover } from '../generation/channel-failover';
 import { answerFailure } from '../generation/failure-answer';
+import { ForwardedUrls } from '../generation/forwarded-urls';
 import { takenOrRefused } from '../generation/hold-refusal';
 import { InFlightGenerations } from '../generation/in-flight-generations';
 import { refusalLogOf, settlementLogOf, type GenerationOutcome } from '../generation/request-log-fields';
@@ -70,6 +71,7 @@ export class ImageGenerationService {
     private readonly contexts: AdapterContexts,
     private readonly attemptMetrics: AttemptMetrics,
     private readonly deliveries: ImageDeliveryService,
+    private readonly forwardedUrls: ForwardedUrls,
     @Inject(CONFIG) private readonly config: GatewayConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -92,6 +94,7 @@ export class ImageGenerationService {
     let admission: ImageAdmission;
     try {
       imageRequest = await readRequest();
+      this.forwardedUrls.checkImageInputs(imageRequest.images);
       const { model } = imageRequest;
       admission = admitImageRequest(
         imageRequest,

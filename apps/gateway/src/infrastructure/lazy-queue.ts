@@ -2,6 +2,7 @@ import type { Queue } from 'bullmq';
 import type Redis from 'ioredis';
 import { logConnectionErrors, type GatewayLogger } from '@gateway/observability';
 
+// perf-machinery: lazy-queue (docs/performance-machinery.md)
 /**
  * A BullMQ queue opened, and BullMQ loaded, on first use. A gateway only produces jobs when a
  * settlement fails inline, and only the instance that serves /admin reads queue depths: a public

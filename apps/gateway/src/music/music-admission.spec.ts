@@ -93,3 +93,26 @@ describe('admitMusic', () => {
     expect(admitMusic(submission('music'), KEY, routing(), { channelId: 'a' }).channel.id).toBe('a');
   });
 });
+
+describe('admitMusic: a model of another kind or price (issue 31)', () => {
+  it('refuses a text model as not found, naming the route that serves it', () => {
+    const chat = routing({
+      candidatesFor: (model) => (model === 'chat-1' ? [channel('c', 'compat')] : []),
+      priceFor: (model) => (model === 'chat-1' ? { ...price(0n), inputPerMillion: 1n } : undefined),
+    });
+    const refusal = refusalOf(() => admitMusic(submission('music', 'chat-1'), KEY, chat));
+    expect([refusal.httpStatus, refusal.code, refusal.message]).toEqual([
+      404,
+      'model_not_found',
+      "The model 'chat-1' is a text model, not a music model: it is served by POST /v1/chat/completions " +
+        'and POST /v1beta/models/chat-1:generateContent.',
+    ]);
+  });
+
+  it('refuses a lambda model whose price bills nothing per task', () => {
+    const perSecond = routing({ priceFor: () => ({ ...price(0n), perVideoSecond: { default: 1n } }) });
+    const refusal = refusalOf(() => admitMusic(submission('music'), KEY, perSecond));
+    expect([refusal.httpStatus, refusal.code]).toEqual([404, 'model_not_found']);
+    expect(refusal.message).toContain('perCall');
+  });
+});

@@ -3,6 +3,7 @@ import type { ModelPrice } from '@gateway/billing';
 import { orderCandidates, type ChannelCandidate } from '@gateway/routing';
 import { GatewayError } from '../errors/gateway-error';
 import { assertModelAllowed, modelNotFound } from '../generation/model-admission';
+import { assertPriceBills, modelNotServedHere } from '../generation/model-kind';
 import { LAMBDA_CHANNEL_TYPE } from './music-task.constants';
 import type { MusicSubmission } from './music-submission';
 
@@ -16,6 +17,9 @@ export interface MusicRouting {
   runsTasks(type: string): boolean;
 }
 
+/** Music and lyrics alike are made by the music models, whose route a refusal names. */
+const MUSIC_ROUTE = { route: 'POST /lambda/submit/music', kind: 'music' } as const;
+
 /** A music submission the gateway will run: the channel it is pinned to and what it holds. */
 export interface AdmittedMusic {
   channel: ChannelCandidate;
@@ -25,8 +29,8 @@ export interface AdmittedMusic {
 }
 
 /**
- * Everything decided before money moves: the key may use the model, a lambda channel offers it, and
- * it is priced. A task is billed per task: the hold (and, once completed, the capture) is the perCall
+ * Everything decided before money moves: the key may use the model, a lambda channel offers it (a
+ * model of another kind is a 404 naming its route), and it is priced per task. A task is billed per task: the hold (and, once completed, the capture) is the perCall
  * of the price row `{model}:{action}` (`lambda-v4:lyrics`) when there is one, else of the model's row
  * (`lambda-v4`); an unpriced model is not served. The channel is chosen now, in routing order,
  * preferring closed circuits; a continuation is pinned to the channel that made its clip.
@@ -45,7 +49,13 @@ export function admitMusic(
   const combined = `${model}:${action}`;
   const combinedPrice = routing.priceFor(combined);
   const price = combinedPrice ?? routing.priceFor(model);
-  if (candidates.length === 0 || !price) throw modelNotFound(model);
+  if (!price) throw modelNotFound(model);
+  if (candidates.length === 0) {
+    // A text, image or video model: the refusal names the route that serves it.
+    throw modelNotServedHere(MUSIC_ROUTE, model, routing.candidatesFor(model), price);
+  }
+  // A task is billed per task: a row pricing only tokens, images or seconds would bill it nothing.
+  assertPriceBills(price === combinedPrice ? combined : model, price, ['task']);
   const allowed = continueOn
     ? candidates.filter((candidate) => candidate.id === continueOn.channelId)
     : candidates;

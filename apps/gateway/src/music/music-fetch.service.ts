@@ -11,6 +11,12 @@ import { TaskRuntimeLoader } from '../tasks/task-runtime.loader';
 import { toLambdaTaskView } from './music-task.view';
 import { OwnedMusicTasks } from './owned-music-tasks.service';
 
+/** A fetch's answer, and the rows it was made from (for the poll hint). */
+export interface MusicFetchAnswer<View = Record<string, unknown>> {
+  tasks: readonly Task[];
+  view: View;
+}
+
 /** At most this many ids in one `POST /lambda/fetch` (the gateway's bound; §9 states none). */
 export const MAX_FETCH_IDS = 100;
 
@@ -29,10 +35,14 @@ export class MusicFetchService {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  /** One task; a 404 for one that is not the caller's, a 502 when its clips cannot be read. */
-  async one(key: ResolvedKey, taskId: string, baseUrl: string): Promise<Record<string, unknown>> {
+  /**
+   * One task; a 404 for one that is not the caller's, a 502 when its clips cannot be read. The row
+   * comes back beside its view, for the poll hint.
+   */
+  async one(key: ResolvedKey, taskId: string, baseUrl: string): Promise<MusicFetchAnswer> {
     const task = await this.owned.find(key, taskId);
-    if (task.status !== 'completed') return toLambdaTaskView(task, undefined, baseUrl);
+    if (task.status !== 'completed')
+      return { tasks: [task], view: toLambdaTaskView(task, undefined, baseUrl) };
     const runtime = await this.tasks.runtime();
     let polled;
     try {
@@ -42,17 +52,24 @@ export class MusicFetchService {
         cause: error,
       });
     }
-    return toLambdaTaskView(task, polled.state === 'completed' ? polled.outputs : [], baseUrl);
+    return {
+      tasks: [task],
+      view: toLambdaTaskView(task, polled.state === 'completed' ? polled.outputs : [], baseUrl),
+    };
   }
 
   /**
    * The caller's tasks among `{ids}` (at most MAX_FETCH_IDS), in the order asked; other ids are left
    * out. A channel whose upstream cannot be asked leaves its completed tasks without clips.
    */
-  async many(key: ResolvedKey, body: unknown, baseUrl: string): Promise<Record<string, unknown>[]> {
+  async many(
+    key: ResolvedKey,
+    body: unknown,
+    baseUrl: string,
+  ): Promise<MusicFetchAnswer<Record<string, unknown>[]>> {
     const tasks = await this.owned.findMany(key, idsOf(body));
     const outputs = await this.completedOutputs(tasks.filter((task) => task.status === 'completed'));
-    return tasks.map((task) => toLambdaTaskView(task, outputs.get(task.id), baseUrl));
+    return { tasks, view: tasks.map((task) => toLambdaTaskView(task, outputs.get(task.id), baseUrl)) };
   }
 
   /** What the upstream shows now of each completed task: one batch query per channel. */

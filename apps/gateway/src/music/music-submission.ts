@@ -2,7 +2,9 @@ import {
   checkBoolean,
   checkNumber,
   checkString,
+  findStoredFieldProblem,
   findUnstorableText,
+  STORED_FIELD_LIMITS,
   UNSTORABLE_TEXT_PROBLEM,
   type ValueCheck,
 } from '@gateway/contracts';
@@ -21,18 +23,25 @@ export interface MusicSubmission {
   continueTaskId?: string;
 }
 
-/** The §9.3 fields the gateway checks, with their rule; any other field passes to the upstream as sent. */
+const { promptLength, labelLength, identifierLength } = STORED_FIELD_LIMITS;
+const identifier: ValueCheck = (value) => checkString(value, { nonEmpty: true, maxLength: identifierLength });
+
+/**
+ * The §9.3 fields the gateway checks, with their rule and cap (the body is kept on the task row); any
+ * other field passes to the upstream as sent, bounded in number and size (STORED_FIELD_LIMITS).
+ */
 const FIELD_CHECKS: ReadonlyArray<readonly [field: string, check: ValueCheck]> = [
-  ['prompt', (value) => checkString(value)],
-  ['description_prompt', (value) => checkString(value)],
-  ['title', (value) => checkString(value)],
-  ['tags', (value) => checkString(value)],
-  ['mv', (value) => checkString(value, { nonEmpty: true })],
+  ['prompt', (value) => checkString(value, { maxLength: promptLength })],
+  ['description_prompt', (value) => checkString(value, { maxLength: promptLength })],
+  ['title', (value) => checkString(value, { maxLength: labelLength })],
+  ['tags', (value) => checkString(value, { maxLength: labelLength })],
+  ['mv', identifier],
   ['make_instrumental', checkBoolean],
-  ['continue_clip_id', (value) => checkString(value, { nonEmpty: true })],
+  ['continue_clip_id', identifier],
   ['continue_at', (value) => checkNumber(value, { min: 0 })],
-  ['task_id', (value) => checkString(value, { nonEmpty: true })],
+  ['task_id', identifier],
 ];
+const NAMED_FIELDS: ReadonlySet<string> = new Set(FIELD_CHECKS.map(([field]) => field));
 
 const CONTINUATION_FIELDS = ['continue_clip_id', 'continue_at', 'task_id'] as const;
 
@@ -51,6 +60,8 @@ export function toMusicSubmission(action: LambdaAction, body: unknown): MusicSub
     const problem = body[field] === undefined ? undefined : check(body[field]);
     if (problem !== undefined) throw GatewayError.invalidRequest(`${field} ${problem}.`, field);
   }
+  const tooLarge = findStoredFieldProblem(body, { named: NAMED_FIELDS });
+  if (tooLarge) throw GatewayError.invalidRequest(`${tooLarge.message}.`, tooLarge.field);
   checkPrompts(action, body);
   const continueTaskId = continuationOf(action, body);
   const { mv, task_id: _taskId, ...fields } = body;

@@ -8,6 +8,7 @@ import { taskAdapterFor } from '@gateway/providers';
 import type { JsonHandle } from '@gateway/providers-core';
 import { ChannelCatalog, CircuitBreaker } from '@gateway/routing';
 import { GatewayError } from '../errors/gateway-error';
+import { ForwardedUrls } from '../generation/forwarded-urls';
 import { refusalLogOf } from '../generation/request-log-fields';
 import { SettlementRecorder } from '../generation/settlement-recorder';
 import { CONFIG } from '../infrastructure/tokens';
@@ -55,6 +56,7 @@ export class MusicTaskService {
     private readonly tasks: TaskRuntimeLoader,
     private readonly owned: OwnedMusicTasks,
     private readonly creation: TaskCreation,
+    private readonly forwardedUrls: ForwardedUrls,
     @Inject(CONFIG) private readonly config: GatewayConfig,
   ) {
     this.routing = {
@@ -83,6 +85,8 @@ export class MusicTaskService {
       const action = lambdaActionOf(segment);
       if (!action) throw GatewayError.invalidRequest('action must be music or lyrics.', 'action');
       submission = toMusicSubmission(action, body);
+      // The wire takes the body as sent: any URL field in it is one the upstream fetches.
+      this.forwardedUrls.checkFieldsOf(submission.fields, '');
       requestHash = videoRequestHash({
         route: `/lambda/submit/${submission.action}`,
         modelName: submission.model,

@@ -104,3 +104,11 @@ function lyricsOf(output: TaskOutput | undefined): Record<string, unknown> | nul
 function unixSeconds(date: Date): number {
   return Math.floor(date.getTime() / 1000);
 }
+
+/** Every file URL of a completed music task's clips, the gateway's own (for the neutral task object). */
+export function musicClipUrls(outputs: readonly TaskOutput[], taskId: string, baseUrl: string): string[] {
+  return outputs
+    .flatMap((output) => clipOf(output, taskId, baseUrl))
+    .flatMap((clip) => Object.values(LAMBDA_CLIP_FILES).map((field) => clip[field]))
+    .filter((url): url is string => typeof url === 'string' && url !== '');
+}

@@ -26,6 +26,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from '@gateway/config';
 import { isLambdaClipFile, LAMBDA_ACTIONS, LAMBDA_CLIP_FILES, LAMBDA_SUCCESS_CODE } from '@gateway/dialects';
 import { ApiKeyGuard } from '../auth/api-key.guard';
+import { BINARY_BODY } from '../docs/binary-body.schema';
 import { GatewayError } from '../errors/gateway-error';
 import { gatewayState } from '../http/gateway-request';
 import { CONFIG } from '../infrastructure/tokens';
@@ -34,6 +35,13 @@ import { idempotencyKeyOf } from '../tasks/idempotency-key.header';
 import { callerKeyOf } from '../tasks/task-submission.route';
 import { MusicContentService } from './music-content.service';
 import { MAX_FETCH_IDS, MusicFetchService } from './music-fetch.service';
+import { RETRY_AFTER_HEADER_DOC } from '../tasks/query/retry-after.header';
+import { TaskPollHints } from '../tasks/task-poll-hint.service';
+import {
+  LambdaSubmissionEnvelopeView,
+  LambdaTaskEnvelopeView,
+  LambdaTaskListEnvelopeView,
+} from './lambda-answers.view';
 import { MusicTaskService } from './music-task.service';
 
 /** The success envelope of every answer (upstreams.md §9.3, §9.4). */
@@ -58,6 +66,7 @@ export class MusicController {
     private readonly tasks: MusicTaskService,
     private readonly fetches: MusicFetchService,
     private readonly content: MusicContentService,
+    private readonly pollHints: TaskPollHints,
     @Inject(CONFIG) private readonly config: GatewayConfig,
   ) {}
 
@@ -81,7 +90,10 @@ export class MusicController {
       'At most 255 printable characters. The same key with the same request answers the first task, holding and creating nothing more; with another request, 409.',
   })
   @ApiBody({ schema: { type: 'object', additionalProperties: true } })
-  @ApiOkResponse({ description: `${ENVELOPE_DESCRIPTION} \`data\` is the task id.` })
+  @ApiOkResponse({
+    description: `${ENVELOPE_DESCRIPTION} \`data\` is the task id.`,
+    type: LambdaSubmissionEnvelopeView,
+  })
   async submit(
     @Param('action') action: string,
     @Body() body: unknown,
@@ -111,17 +123,37 @@ export class MusicController {
       properties: { ids: { type: 'array', items: { type: 'string' }, maxItems: MAX_FETCH_IDS } },
     },
   })
-  @ApiOkResponse({ description: `${ENVELOPE_DESCRIPTION} \`data\` is the list of tasks (§9.4).` })
-  async fetchMany(@Body() body: unknown, @Req() request: FastifyRequest): Promise<Record<string, unknown>> {
-    return success(await this.fetches.many(callerKeyOf(request), body, this.baseUrl(request)));
+  @ApiOkResponse({
+    description: `${ENVELOPE_DESCRIPTION} \`data\` is the list of tasks (§9.4).`,
+    type: LambdaTaskListEnvelopeView,
+    headers: RETRY_AFTER_HEADER_DOC,
+  })
+  async fetchMany(
+    @Body() body: unknown,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Record<string, unknown>> {
+    const answer = await this.fetches.many(callerKeyOf(request), body, this.baseUrl(request));
+    await this.pollHints.applyTo(reply, answer.tasks);
+    return success(answer.view);
   }
 
   @Get('fetch/:id')
   @ApiOperation({ summary: 'One of your music tasks; 404 for any other id' })
   @ApiParam({ name: 'id' })
-  @ApiOkResponse({ description: `${ENVELOPE_DESCRIPTION} \`data\` is the task (§9.4).` })
-  async fetchOne(@Param('id') id: string, @Req() request: FastifyRequest): Promise<Record<string, unknown>> {
-    return success(await this.fetches.one(callerKeyOf(request), id, this.baseUrl(request)));
+  @ApiOkResponse({
+    description: `${ENVELOPE_DESCRIPTION} \`data\` is the task (§9.4).`,
+    type: LambdaTaskEnvelopeView,
+    headers: RETRY_AFTER_HEADER_DOC,
+  })
+  async fetchOne(
+    @Param('id') id: string,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Record<string, unknown>> {
+    const answer = await this.fetches.one(callerKeyOf(request), id, this.baseUrl(request));
+    await this.pollHints.applyTo(reply, answer.tasks);
+    return success(answer.view);
   }
 
   @Get('content/:id/:clipId/:file')
@@ -132,8 +164,8 @@ export class MusicController {
   @ApiParam({ name: 'file', enum: Object.keys(LAMBDA_CLIP_FILES) })
   @ApiHeader({ name: 'Range', required: false, description: 'One byte range, passed to the upstream.' })
   @ApiProduces('audio/mpeg', 'video/mp4', 'image/jpeg')
-  @ApiResponse({ status: 200, description: 'The whole file.' })
-  @ApiResponse({ status: 206, description: 'The range asked for.' })
+  @ApiResponse({ status: 200, description: 'The whole file.', schema: BINARY_BODY })
+  @ApiResponse({ status: 206, description: 'The range asked for.', schema: BINARY_BODY })
   @ApiResponse({ status: 404, description: 'Not your task, or a clip or file its upstream no longer has.' })
   @ApiResponse({ status: 409, description: 'The task has not completed.' })
   download(

@@ -1,5 +1,6 @@
 import { setFlagsFromString } from 'node:v8';
 
+// perf-machinery: heap-growing-percent (docs/performance-machinery.md)
 /**
  * Fixes how far the old generation may grow past what the last full collection kept alive before
  * the next one. V8 reads the factor at every full collection, so it can be set once the process

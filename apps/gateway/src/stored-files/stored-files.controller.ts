@@ -1,6 +1,7 @@
 import { Controller, Get, Headers, Param, Res } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiParam, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
+import { BINARY_BODY } from '../docs/binary-body.schema';
 import { StoredFilesService } from './stored-files.service';
 
 /**
@@ -17,6 +18,7 @@ export class StoredFilesController {
   @ApiOperation({
     summary: 'A stored file (an image answered as a URL), whole or one byte range',
     description: 'No key needed: the id is unguessable. Expired files answer 404.',
+    security: [],
   })
   @ApiParam({ name: 'id', description: 'The id in the URL the gateway answered with.' })
   @ApiHeader({
@@ -25,8 +27,8 @@ export class StoredFilesController {
     description: 'One byte range: `bytes=0-99`, `bytes=100-` or `bytes=-100`.',
   })
   @ApiProduces('image/png', 'image/jpeg', 'image/webp')
-  @ApiResponse({ status: 200, description: 'The whole file, with its content type.' })
-  @ApiResponse({ status: 206, description: 'The range asked for, with Content-Range.' })
+  @ApiResponse({ status: 200, description: 'The whole file, with its content type.', schema: BINARY_BODY })
+  @ApiResponse({ status: 206, description: 'The range asked for, with Content-Range.', schema: BINARY_BODY })
   @ApiResponse({ status: 404, description: 'Unknown or expired.' })
   @ApiResponse({ status: 416, description: 'The range starts past the end; Content-Range names the size.' })
   read(

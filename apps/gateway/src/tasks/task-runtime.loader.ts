@@ -7,6 +7,7 @@ import type { UpstreamHttpClient } from '@gateway/providers-core';
 import { CONFIG, LOGGER, PG_POOL, UPSTREAM_HTTP } from '../infrastructure/tokens';
 import type { TaskRuntime } from './task-runtime';
 
+// perf-machinery: task-runtime-loader (docs/performance-machinery.md)
 /**
  * Opens the TaskRuntime on first use. A replica that serves no task route never loads Prisma, the
  * task library or BullMQ (tens of MiB once Prisma's query compiler runs), as the admin API's Prisma

@@ -7,20 +7,23 @@ import {
   type AdapterContext,
   type JsonHandle,
   type TaskAdapter,
-  type TaskAdapterContext,
   type TaskPollResult,
   type UpstreamHttpClient,
 } from '@gateway/providers-core';
 import {
+  bindTaskAdapter,
   createRegistryChannelConnector,
   PrismaTaskChannelResolver,
+  TaskCanceller,
   TaskSettlementService,
   TaskStepProcessor,
   TaskStore,
   toImageTaskPriceSnapshot,
   toVideoTaskPriceSnapshot,
+  type BoundTaskAdapter,
   type ImageTaskPrice,
   type JsonObject,
+  type TaskCancellation,
   type TaskStepResult,
   type VideoTaskPrice,
 } from '@gateway/tasks';
@@ -49,6 +52,7 @@ export class TaskRuntime {
   private readonly adapters: ReadonlyMap<string, TaskAdapter> = taskAdaptersByType();
   private readonly channels: PrismaTaskChannelResolver;
   private readonly processor: TaskStepProcessor;
+  private readonly canceller: TaskCanceller;
 
   constructor(deps: TaskRuntimeDependencies) {
     this.prisma = createPrismaClient(deps.pool);
@@ -72,6 +76,14 @@ export class TaskRuntime {
       clock: systemClock,
       logger: deps.logger,
     });
+    this.canceller = new TaskCanceller({
+      store: this.store,
+      adapters: this.adapters,
+      channels: this.channels,
+      releaseHold: (holdRequestId) => this.settlement.releaseHold(holdRequestId),
+      recordPoll: (task, result) => this.processor.recordPoll(task, result),
+      logger: deps.logger,
+    });
   }
 
   /** One step of the task, as a worker runs it: poll once and, on a terminal answer, transition and settle. */
@@ -91,16 +103,11 @@ export class TaskRuntime {
   }
 
   /**
-   * Asks the upstream to stop a task the gateway cancelled, where its wire can; false when it cannot
-   * (no handle yet, no cancel on the wire). Throws what the adapter throws: the caller decides how hard
-   * to try, the row says `cancelled` either way.
+   * A client's cancel of an unfinished task: free before the upstream took it or where its wire stops
+   * it, refused otherwise (the task runs on and is billed). See TaskCanceller.
    */
-  async cancelUpstream(task: Task): Promise<boolean> {
-    if (task.upstreamHandle === null) return false;
-    const { adapter, context } = await this.bind(task);
-    if (!adapter.cancel) return false;
-    await adapter.cancel(task.upstreamHandle as JsonHandle, context);
-    return true;
+  cancel(task: Task, failureReason: string): Promise<TaskCancellation> {
+    return this.canceller.cancel(task, failureReason);
   }
 
   /**
@@ -129,11 +136,9 @@ export class TaskRuntime {
   }
 
   /** The task adapter of the task's channel and a context to call it with. */
-  private async bind(task: Task): Promise<{ adapter: TaskAdapter; context: TaskAdapterContext }> {
-    const type = await this.channels.channelTypeOf(task);
-    const adapter = type === undefined ? undefined : this.adapters.get(type);
-    if (!adapter) throw new Error(`task ${task.id} has no channel with a task adapter`);
-    const { context } = await this.channels.connect(task);
-    return { adapter, context: { ...context, submissionKey: task.id } };
+  private async bind(task: Task): Promise<BoundTaskAdapter> {
+    const bound = await bindTaskAdapter(task, this.adapters, this.channels);
+    if (typeof bound === 'string') throw new Error(`task ${task.id}: ${bound}`);
+    return bound;
   }
 }

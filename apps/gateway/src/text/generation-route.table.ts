@@ -1,6 +1,12 @@
 import { getSchemaPath, type OpenAPIObject } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { ChatCompletionRequestDto, NativeGenerateRequestDto } from '@gateway/contracts';
+import {
+  ChatCompletionRequestDto,
+  ChatCompletionView,
+  GenerateContentResponseView,
+  NativeGenerateRequestDto,
+  type BodyCheckContext,
+} from '@gateway/contracts';
 import { gatewayState } from '../http/gateway-request';
 import { parseModelAction, toNativeIngress } from './native-ingress';
 import { toOpenAiIngress } from './openai-ingress';
@@ -22,35 +28,69 @@ export interface RefusedGeneration {
 export interface GenerationRoute {
   /** Fastify's path pattern, which is also `request.routeOptions.url`. */
   path: string;
-  /** The same path as OpenAPI writes it. */
-  docsPath: string;
-  /** The OpenAPI operation of its POST. */
-  docs: OperationObject;
-  ingressOf(request: FastifyRequest): TextIngress;
+  /**
+   * The OpenAPI operations of its POST by OpenAPI path: more than one where the path's last segment
+   * names the action (`{model}:generateContent`), which answers differently.
+   */
+  docs: Readonly<Record<string, OperationObject>>;
+  /** The validated request; `checks` carries the operator's settings its URL fields are judged by. */
+  ingressOf(request: FastifyRequest, checks: BodyCheckContext): TextIngress;
   describeRefused(request: FastifyRequest): RefusedGeneration;
 }
 
-/** The request bodies of the generation routes, whose schemas the OpenAPI document must carry. */
-export const GENERATION_REQUEST_MODELS = [ChatCompletionRequestDto, NativeGenerateRequestDto];
+/** The bodies of the generation routes and their answers, whose schemas the OpenAPI document must carry. */
+export const GENERATION_SCHEMA_MODELS = [
+  ChatCompletionRequestDto,
+  NativeGenerateRequestDto,
+  ChatCompletionView,
+  GenerateContentResponseView,
+];
 
-const jsonBody = (model: (typeof GENERATION_REQUEST_MODELS)[number]) => ({
+const jsonBody = (model: (typeof GENERATION_SCHEMA_MODELS)[number]) => ({
   required: true,
   content: { 'application/json': { schema: { $ref: getSchemaPath(model) } } },
 });
+
+/** A stream's events as OpenAPI 3.0 can say it: text, each `data:` line one chunk. */
+const EVENT_STREAM = { 'text/event-stream': { schema: { type: 'string' } } };
+
+const MODEL_PARAMETER = {
+  name: 'model',
+  in: 'path' as const,
+  required: true,
+  schema: { type: 'string' },
+  example: 'kappa-2.0-flash',
+};
+
+const NATIVE_GENERATION_DOCS: Omit<OperationObject, 'responses'> = {
+  tags: ['Native format'],
+  security: [{ bearer: [] }, { 'vendor-key': [] }],
+  requestBody: jsonBody(NativeGenerateRequestDto),
+};
 
 const CHAT_ROUTE = '/v1/chat/completions';
 
 const chatCompletions: GenerationRoute = {
   path: CHAT_ROUTE,
-  docsPath: CHAT_ROUTE,
   docs: {
-    tags: ['OpenAI-style'],
-    summary: 'Chat completion, whole or streamed (SSE with [DONE])',
-    security: [{ bearer: [] }],
-    requestBody: jsonBody(ChatCompletionRequestDto),
-    responses: { 200: { description: 'The completion, or its chunks as Server-Sent Events' } },
+    [CHAT_ROUTE]: {
+      operationId: 'createChatCompletion',
+      tags: ['OpenAI-style'],
+      summary: 'Chat completion, whole or streamed (SSE with [DONE])',
+      security: [{ bearer: [] }],
+      requestBody: jsonBody(ChatCompletionRequestDto),
+      responses: {
+        200: {
+          description: 'The completion; with `stream`, its `chat.completion.chunk`s as Server-Sent Events',
+          content: {
+            'application/json': { schema: { $ref: getSchemaPath(ChatCompletionView) } },
+            ...EVENT_STREAM,
+          },
+        },
+      },
+    },
   },
-  ingressOf: (request) => toOpenAiIngress(request.body, gatewayState(request).rawBody),
+  ingressOf: (request, checks) => toOpenAiIngress(request.body, gatewayState(request).rawBody, checks),
   describeRefused: (request) => {
     const model = (request.body as { model?: unknown } | undefined)?.model;
     return { route: CHAT_ROUTE, model: typeof model === 'string' ? model : undefined };
@@ -59,32 +99,47 @@ const chatCompletions: GenerationRoute = {
 
 const nativeGeneration: GenerationRoute = {
   path: '/v1beta/models/:modelAction',
-  docsPath: '/v1beta/models/{modelAction}',
   docs: {
-    tags: ['Native format'],
-    summary: '{model}:generateContent or {model}:streamGenerateContent',
-    description:
-      'The path parameter is `{model}:generateContent` (one JSON answer) or `{model}:streamGenerateContent` ' +
-      '(with alt=sse: Server-Sent Events, `data: <chunk>` + CRLF CRLF, no done sentinel; without alt: one JSON ' +
-      'array written incrementally). Chunks carry cumulative usageMetadata.',
-    security: [{ bearer: [] }, { 'vendor-key': [] }],
-    parameters: [
-      {
-        name: 'modelAction',
-        in: 'path',
-        required: true,
-        schema: { type: 'string' },
-        example: 'kappa-2.0-flash:streamGenerateContent',
+    '/v1beta/models/{model}:generateContent': {
+      ...NATIVE_GENERATION_DOCS,
+      operationId: 'generateContent',
+      summary: 'Generate one answer',
+      parameters: [MODEL_PARAMETER],
+      responses: {
+        200: {
+          description: 'The answer',
+          content: { 'application/json': { schema: { $ref: getSchemaPath(GenerateContentResponseView) } } },
+        },
       },
-      { name: 'alt', in: 'query', required: false, schema: { type: 'string', enum: ['sse'] } },
-    ],
-    requestBody: jsonBody(NativeGenerateRequestDto),
-    responses: { 200: { description: 'The answer, its chunks as Server-Sent Events, or a JSON array' } },
+    },
+    '/v1beta/models/{model}:streamGenerateContent': {
+      ...NATIVE_GENERATION_DOCS,
+      operationId: 'streamGenerateContent',
+      summary: 'Generate an answer as a stream of chunks',
+      description:
+        'With alt=sse: Server-Sent Events, `data: <chunk>` + CRLF CRLF, no done sentinel; without alt: one ' +
+        'JSON array of chunks written incrementally. Chunks carry cumulative usageMetadata.',
+      parameters: [
+        MODEL_PARAMETER,
+        { name: 'alt', in: 'query', required: false, schema: { type: 'string', enum: ['sse'] } },
+      ],
+      responses: {
+        200: {
+          description: 'The chunks',
+          content: {
+            'application/json': {
+              schema: { type: 'array', items: { $ref: getSchemaPath(GenerateContentResponseView) } },
+            },
+            ...EVENT_STREAM,
+          },
+        },
+      },
+    },
   },
-  ingressOf: (request) => {
+  ingressOf: (request, checks) => {
     const { modelAction } = request.params as { modelAction: string };
     const { alt } = request.query as { alt?: string };
-    return toNativeIngress(modelAction, alt, request.body, gatewayState(request).rawBody);
+    return toNativeIngress(modelAction, alt, request.body, gatewayState(request).rawBody, checks);
   },
   describeRefused: (request) => {
     try {

@@ -1,10 +1,12 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ForwardedUrls } from '../generation/forwarded-urls';
 import { GatewayExceptionFilter } from '../http/gateway-exception.filter';
 import { GENERATION_ROUTES, type GenerationRoute } from './generation-route.table';
 import { TextGenerationService } from './text-generation.service';
 
+// perf-machinery: generation-routes (docs/performance-machinery.md)
 /**
  * The generation routes of generation-route.table.ts, served by Fastify without a Nest controller:
  * they are the hot path, and Nest's per-request execution context (router proxy, guard host,
@@ -22,6 +24,7 @@ export class GenerationRoutes implements OnModuleInit {
     private readonly adapterHost: HttpAdapterHost,
     private readonly text: TextGenerationService,
     private readonly failures: GatewayExceptionFilter,
+    private readonly forwardedUrls: ForwardedUrls,
   ) {}
 
   onModuleInit(): void {
@@ -39,7 +42,7 @@ export class GenerationRoutes implements OnModuleInit {
     route: GenerationRoute,
   ): Promise<FastifyReply> {
     try {
-      await this.text.handle(route.ingressOf(request), request, reply);
+      await this.text.handle(route.ingressOf(request, this.forwardedUrls.bodyChecks), request, reply);
     } catch (exception) {
       this.failures.sendFailure(exception, request, reply);
     }

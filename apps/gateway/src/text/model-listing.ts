@@ -10,6 +10,11 @@ export function modelsVisibleTo(key: ResolvedKey, offered: readonly string[]): s
   return offered.filter((model) => !allowed || allowed.has(model)).sort();
 }
 
+/** Whether one model is among modelsVisibleTo, without listing them all. */
+export function isModelVisibleTo(key: ResolvedKey, offered: readonly string[], model: string): boolean {
+  return (!key.allowedModels || key.allowedModels.has(model)) && offered.includes(model);
+}
+
 export function toNativeModel(model: string): Record<string, unknown> {
   return {
     name: `models/${model}`,

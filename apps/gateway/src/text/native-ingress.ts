@@ -1,4 +1,11 @@
-import { NativeGenerateRequestDto, checkBody, describeProblems, findShapeProblem } from '@gateway/contracts';
+import {
+  NativeGenerateRequestDto,
+  checkBody,
+  describeProblems,
+  findShapeProblem,
+  STRICT_BODY_CHECKS,
+  type BodyCheckContext,
+} from '@gateway/contracts';
 import { normaliseNativeRequest, requestUsesSnakeCase } from '@gateway/dialects';
 import { applyKappaImageSizeRule } from '@gateway/providers';
 import { GatewayError } from '../errors/gateway-error';
@@ -21,19 +28,24 @@ export function parseModelAction(modelAction: string): { model: string; action: 
   return { model, action: action as NativeAction };
 }
 
-/** Validates a native generation request and describes it for the text pipeline. */
+/**
+ * Validates a native generation request and describes it for the text pipeline. A part's
+ * `fileData.fileUri` is judged by the forwarded-URL policy with `checks` (the operator's
+ * SSRF_ALLOW_HOSTS) during the same walk.
+ */
 export function toNativeIngress(
   modelAction: string,
   alt: string | undefined,
   body: unknown,
   rawBody: Buffer | undefined,
+  checks: BodyCheckContext = STRICT_BODY_CHECKS,
 ): TextIngress {
   const { model, action } = parseModelAction(modelAction);
   // The snake_case normaliser recurses into the body: its shape (depth, sizes, reserved keys) first.
   const shapeProblem = findShapeProblem(body);
   if (shapeProblem) throw GatewayError.invalidRequest(describeProblems([shapeProblem]), shapeProblem.field);
   const camelCase = requestUsesSnakeCase(body) ? normaliseNativeRequest(body) : body;
-  const validation = checkBody(NativeGenerateRequestDto, camelCase);
+  const validation = checkBody(NativeGenerateRequestDto, camelCase, checks);
   if (!validation.ok) {
     throw GatewayError.invalidRequest(describeProblems(validation.problems), validation.problems[0]?.field);
   }

@@ -1,12 +1,13 @@
 import { Controller, Get, Param, Query, Req, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { ResolvedKey } from '@gateway/auth';
+import { NativeModelListView, NativeModelView } from '@gateway/contracts';
 import { ChannelCatalog } from '@gateway/routing';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { GatewayError } from '../errors/gateway-error';
 import { gatewayState } from '../http/gateway-request';
-import { modelsVisibleTo, nativeModelPage, toNativeModel } from './model-listing';
+import { isModelVisibleTo, modelsVisibleTo, nativeModelPage, toNativeModel } from './model-listing';
 
 /** The native-format routes under /v1beta: Bearer, `x-vendor-api-key` or `?key=`. Generation: generation-routes.ts. */
 @ApiTags('Native format')
@@ -19,6 +20,7 @@ export class NativeTextController {
 
   @Get('models')
   @ApiOperation({ summary: 'Models this key may use (native list shape, paginated)' })
+  @ApiOkResponse({ type: NativeModelListView })
   list(
     @Req() request: FastifyRequest,
     @Query('pageSize') pageSize?: string,
@@ -30,9 +32,10 @@ export class NativeTextController {
 
   @Get('models/:model')
   @ApiOperation({ summary: 'One model' })
+  @ApiOkResponse({ type: NativeModelView })
   get(@Req() request: FastifyRequest, @Param('model') model: string) {
     const key = gatewayState(request).apiKey as ResolvedKey;
-    if (!modelsVisibleTo(key, this.catalog.offeredModels()).includes(model)) {
+    if (!isModelVisibleTo(key, this.catalog.offeredModels(), model)) {
       throw new GatewayError(
         'model_not_found',
         `The model 'models/${model}' does not exist or is not available.`,

@@ -1,4 +1,10 @@
-import { ChatCompletionRequestDto, checkBody, describeProblems } from '@gateway/contracts';
+import {
+  ChatCompletionRequestDto,
+  checkBody,
+  describeProblems,
+  STRICT_BODY_CHECKS,
+  type BodyCheckContext,
+} from '@gateway/contracts';
 import { GatewayError } from '../errors/gateway-error';
 import type { TextIngress } from './text-ingress';
 
@@ -11,9 +17,17 @@ interface ChatRequestShape {
   n?: number;
 }
 
-/** Validates an OpenAI-style chat completion request and describes it for the text pipeline. */
-export function toOpenAiIngress(body: unknown, rawBody: Buffer | undefined): TextIngress {
-  const validation = checkBody(ChatCompletionRequestDto, body);
+/**
+ * Validates an OpenAI-style chat completion request and describes it for the text pipeline. An image
+ * part's URL is judged by the forwarded-URL policy with `checks` (the operator's SSRF_ALLOW_HOSTS)
+ * during the same walk.
+ */
+export function toOpenAiIngress(
+  body: unknown,
+  rawBody: Buffer | undefined,
+  checks: BodyCheckContext = STRICT_BODY_CHECKS,
+): TextIngress {
+  const validation = checkBody(ChatCompletionRequestDto, body, checks);
   if (!validation.ok) {
     throw GatewayError.invalidRequest(describeProblems(validation.problems), validation.problems[0]?.field);
   }

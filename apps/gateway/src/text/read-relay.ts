@@ -10,6 +10,7 @@ export interface ReadRelay {
   onEvent(event: TextStreamEvent): void;
 }
 
+// perf-machinery: relay-read (docs/performance-machinery.md)
 /**
  * Writes one upstream read to the client. Consecutive events that the client gets as sent leave as
  * one slice of the upstream's own bytes, without being serialised again; the others are converted

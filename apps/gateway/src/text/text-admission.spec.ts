@@ -43,9 +43,9 @@ function refusalOf(admit: () => unknown): GatewayError | undefined {
   return undefined;
 }
 
-function nativeIngress(body: Record<string, unknown>) {
+function nativeIngress(body: Record<string, unknown>, model = 'kappa-2.0-flash') {
   const raw = Buffer.from(JSON.stringify(body));
-  return toNativeIngress('kappa-2.0-flash:generateContent', undefined, body, raw);
+  return toNativeIngress(`${model}:generateContent`, undefined, body, raw);
 }
 
 const plain = { contents: [{ role: 'user', parts: [{ text: 'hello' }] }] };
@@ -94,6 +94,26 @@ describe('admitTextRequest', () => {
     expect(() =>
       admitTextRequest(nativeIngress(plain), key, [channel('native', 'kappa')], undefined, identity),
     ).toThrow(/does not exist or is not available/);
+  });
+
+  it('refuses a model of another kind as not found, naming its route, though a text channel offers it', () => {
+    const compat = [channel('openai', 'compat')];
+    const perImage = { ...price, inputPerMillion: 0n, outputPerMillion: 0n, perImage: { default: 40_000n } };
+    expect(
+      refusalOf(() => admitTextRequest(nativeIngress(plain, 'img-1'), key, compat, perImage, identity)),
+    ).toMatchObject({
+      code: 'model_not_found',
+      message: expect.stringMatching(/POST \/v1\/images\/generations/),
+    });
+    const perSecond = {
+      ...price,
+      inputPerMillion: 0n,
+      outputPerMillion: 0n,
+      perVideoSecond: { default: 1n },
+    };
+    expect(
+      refusalOf(() => admitTextRequest(nativeIngress(plain, 'delta-2'), key, compat, perSecond, identity)),
+    ).toMatchObject({ code: 'model_not_found', message: expect.stringMatching(/POST \/v1\/videos/) });
   });
 
   it('refuses a model the key may not use', () => {

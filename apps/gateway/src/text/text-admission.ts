@@ -5,6 +5,7 @@ import type { TextAdapter, TextDialect } from '@gateway/providers-core';
 import type { ChannelCandidate } from '@gateway/routing';
 import { GatewayError } from '../errors/gateway-error';
 import { assertModelAllowed, modelNotFound } from '../generation/model-admission';
+import { assertModelKind } from '../generation/model-kind';
 import { createDialectBridge, type BridgeIdentity, type DialectBridge } from './dialect-bridge';
 import type { TextIngress } from './text-ingress';
 
@@ -30,8 +31,9 @@ export interface TextAdmission {
 }
 
 /**
- * Everything decided before money moves: may this key use this model, can some channel serve it in
- * its dialect, what it costs at most. Throws the client's error; nothing has been held yet.
+ * Everything decided before money moves: may this key use this model, is it a text model (by its
+ * family and its price), can some channel serve it in its dialect, what it costs at most. Throws the
+ * client's error; nothing has been held yet.
  */
 export function admitTextRequest(
   ingress: TextIngress,
@@ -41,8 +43,10 @@ export function admitTextRequest(
   identity: BridgeIdentity,
 ): TextAdmission {
   assertModelAllowed(key, ingress.model);
+  if (!price) throw modelNotFound(ingress.model);
+  assertModelKind('text', ingress.model, channels, price);
   const candidates = channels.filter((candidate) => textAdapterFor(candidate.type) !== undefined);
-  if (candidates.length === 0 || !price) throw modelNotFound(ingress.model);
+  if (candidates.length === 0) throw modelNotFound(ingress.model);
   const bridges: Partial<Record<TextDialect, DialectBridge | GatewayError>> = {};
   const bridgeTo = (dialect: TextDialect): DialectBridge | GatewayError => {
     let bridge = bridges[dialect];

@@ -1,9 +1,6 @@
 import { Module } from '@nestjs/common';
-import type { GatewayConfig } from '@gateway/config';
-import { createPublicUrlCheck } from '@gateway/providers-core';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { GenerationModule } from '../generation/generation.module';
-import { CONFIG } from '../infrastructure/tokens';
 import { TasksModule } from '../tasks/tasks.module';
 import { VideosModule } from '../videos/videos.module';
 import { AssetChannels } from './assets/asset-channels';
@@ -11,7 +8,7 @@ import { AssetLibraryService } from './assets/asset-library.service';
 import { AssetReferences } from './assets/asset-references';
 import { AssetStatusQueue } from './assets/asset-status.queue';
 import { AssetStoreLoader } from './assets/asset-store.loader';
-import { PUBLIC_URL_CHECK } from './assets/public-url-check.token';
+import { AssetUrlCheck } from './assets/asset-url-check';
 import { ThetaAssetController } from './assets/theta-asset.controller';
 import { ThetaVideoController } from './video/theta-video.controller';
 
@@ -26,12 +23,7 @@ import { ThetaVideoController } from './video/theta-video.controller';
     AssetStatusQueue,
     AssetReferences,
     AssetLibraryService,
-    {
-      provide: PUBLIC_URL_CHECK,
-      inject: [CONFIG],
-      useFactory: (config: GatewayConfig) =>
-        createPublicUrlCheck({ allowPrivateHosts: config.ssrfAllowHosts }),
-    },
+    AssetUrlCheck,
   ],
 })
 export class ThetaModule {}

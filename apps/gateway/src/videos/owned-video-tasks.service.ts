@@ -1,11 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
-import type { Logger } from 'pino';
+import { Injectable } from '@nestjs/common';
 import type { ResolvedKey } from '@gateway/auth';
 import type { Task } from '@gateway/db';
 import { isJsonObject } from '@gateway/providers-core';
 import { GatewayError } from '../errors/gateway-error';
-import { LOGGER } from '../infrastructure/tokens';
-import type { TaskRuntime } from '../tasks/task-runtime';
 import { TaskRuntimeLoader } from '../tasks/task-runtime.loader';
 import type { VideoListQuery } from './video-list.query';
 import { isVideoTaskId, type VideoTaskColumns } from './video-object';
@@ -30,10 +27,7 @@ export type VideoRemoval = { deleted: true; id: string } | { deleted: false; tas
  */
 @Injectable()
 export class OwnedVideoTasks {
-  constructor(
-    private readonly tasks: TaskRuntimeLoader,
-    @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+  constructor(private readonly tasks: TaskRuntimeLoader) {}
 
   async find(key: ResolvedKey, taskId: string): Promise<Task> {
     if (!isVideoTaskId(taskId)) throw videoNotFound();
@@ -82,20 +76,24 @@ export class OwnedVideoTasks {
   }
 
   /**
-   * A finished video leaves listings and answers 404 from then on. An unfinished one is cancelled in
-   * one compare-and-swap against the worker: the winner releases its hold, and the upstream is asked
-   * to stop where its wire can. A task that finished meanwhile is deleted instead.
+   * A finished video leaves listings and answers 404 from then on. An unfinished one is cancelled only
+   * where that is free (TaskRuntime.cancel: the upstream never took it, or its wire stopped it), its
+   * hold released; otherwise a 409 says why, and it completes and is billed. A task that finished
+   * meanwhile is deleted instead.
    */
   async remove(key: ResolvedKey, taskId: string): Promise<VideoRemoval> {
     const task = await this.find(key, taskId);
     const runtime = await this.tasks.runtime();
     if (!FINISHED.has(task.status)) {
-      const cancelled = await runtime.store
-        .cancel(task.id, { failureReason: CANCELLED_BY_CLIENT })
-        .catch(taskStoreUnavailable);
-      if (cancelled) {
-        if (task.holdRequestId !== null) await runtime.settlement.releaseHold(task.holdRequestId);
-        await this.cancelUpstream(runtime, task);
+      const cancellation = await runtime.cancel(task, CANCELLED_BY_CLIENT).catch(taskStoreUnavailable);
+      if (cancellation.kind === 'refused') {
+        throw new GatewayError(
+          'task_not_cancellable',
+          `This video cannot be cancelled: ${cancellation.reason}.`,
+          {
+            param: 'video_id',
+          },
+        );
       }
       const current = await this.find(key, taskId);
       if (current.status === 'cancelled') return { deleted: false, task: current };
@@ -103,15 +101,6 @@ export class OwnedVideoTasks {
     const deleted = await runtime.store.markDeleted(task.id, key.accountId).catch(taskStoreUnavailable);
     if (!deleted) throw videoNotFound(taskId);
     return { deleted: true, id: task.id };
-  }
-
-  /** Best effort: the row says cancelled whatever the upstream answers. */
-  private async cancelUpstream(runtime: TaskRuntime, task: Task): Promise<void> {
-    try {
-      await runtime.cancelUpstream(task);
-    } catch (error) {
-      this.logger.warn({ err: error, taskId: task.id }, 'upstream cancel of a video task failed');
-    }
   }
 }
 

@@ -175,4 +175,58 @@ describe('admitVideo', () => {
     );
     expect(refusal.message).toBe("The model 'fam-1' cannot remix a video.");
   });
+  describe('a model of another kind, family or price (issue 31)', () => {
+    const withModel = (model: string, modelPrice: ModelPrice, videoRules = true) =>
+      routing({
+        candidatesFor: (m) => (m === model ? [channel('ch-z', m)] : routing().candidatesFor(m)),
+        priceFor: (m) => (m === model ? modelPrice : PRICES[m]),
+        rulesFor: () => (videoRules ? familyRules : undefined),
+      });
+    const priced = (fields: Partial<ModelPrice>): ModelPrice => ({
+      model: 'm',
+      inputPerMillion: 0n,
+      outputPerMillion: 0n,
+      perCall: 0n,
+      ...fields,
+    });
+
+    it('refuses an image or text model no video channel serves, naming the route that serves it', () => {
+      const image = refusalOf(() =>
+        admitVideo(draft('pic-1'), KEY, withModel('pic-1', priced({ perImage: { default: 1n } }), false)),
+      );
+      expect([image.httpStatus, image.code, image.message]).toEqual([
+        404,
+        'model_not_found',
+        "The model 'pic-1' is an image model, not a video model: it is served by POST /v1/images/generations.",
+      ]);
+      const text = refusalOf(() =>
+        admitVideo(draft('talk-1'), KEY, withModel('talk-1', priced({ inputPerMillion: 1n }), false)),
+      );
+      expect(text.message).toMatch(/is a text model, not a video model: it is served by POST \/v1\/chat/);
+    });
+
+    it('refuses a video model whose price bills nothing per second, and serves a flat price', () => {
+      const perImage = refusalOf(() =>
+        admitVideo(draft('fam-9'), KEY, withModel('fam-9', priced({ perImage: { default: 1n } }))),
+      );
+      expect([perImage.httpStatus, perImage.code, perImage.param]).toEqual([404, 'model_not_found', 'model']);
+      expect(perImage.message).toContain('perVideoSecond');
+      const flat = admitVideo(draft('fam-9'), KEY, withModel('fam-9', priced({ perCall: 700n })));
+      expect(flat.holdMicros).toBe(700n);
+    });
+
+    it('refuses on a family route a model of another family, naming the unified route', () => {
+      const scope = {
+        route: 'POST /fam/create',
+        servesModel: (m: string) => m === 'fam-2',
+        billedBy: ['videoSecond'] as const,
+      };
+      const refusal = refusalOf(() => admitVideo(draft('fam-1'), KEY, routing(), undefined, scope));
+      expect([refusal.httpStatus, refusal.message]).toEqual([
+        404,
+        "The model 'fam-1' is a video model: it is created with POST /v1/videos.",
+      ]);
+      expect(admitVideo(draft('fam-2'), KEY, routing(), undefined, scope).model).toBe('fam-2');
+    });
+  });
 });

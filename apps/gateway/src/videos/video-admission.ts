@@ -1,10 +1,17 @@
 import { isModelAllowed, type ResolvedKey } from '@gateway/auth';
 import { MAX_HOLD_MICROS, videoSecondPrice, type ModelPrice } from '@gateway/billing';
+import { isTheta2VideoModel } from '@gateway/providers';
 import type { VideoCall, VideoPlan, VideoRequest, VideoRules } from '@gateway/providers-core';
 import { orderCandidates, resolveModelName, type ChannelCandidate } from '@gateway/routing';
 import type { VideoTaskPrice } from '@gateway/tasks';
 import { GatewayError } from '../errors/gateway-error';
 import { assertModelAllowed, modelNotFound } from '../generation/model-admission';
+import {
+  assertPriceBills,
+  modelNotServedHere,
+  modelServedElsewhere,
+  type UsageDimension,
+} from '../generation/model-kind';
 import type { VideoRequestDraft } from './video-request.mapper';
 
 /** What admission reads of the catalog, the prices, the circuits and the family rules. */
@@ -18,6 +25,25 @@ export interface VideoRouting {
   /** Whether some channel type's rules know `model` by that very name, whether or not a channel offers it. */
   isFamilyModel(model: string): boolean;
 }
+
+/**
+ * The route a video is created on: which models it takes and by what it bills them. The unified
+ * routes take every video model and bill by the second; a family route takes its family's models.
+ */
+export interface VideoRouteScope {
+  /** The route as a refusal names it (`POST /v1/videos`). */
+  route: string;
+  /** Whether the route takes the base model; absent, every model a video channel serves. */
+  servesModel?(model: string): boolean;
+  /** The price dimensions the route bills by (theta 2.0: tokens, else seconds). */
+  billedBy: readonly UsageDimension[];
+}
+
+/** The theta 2.0 route, the one that prices theta 2.0 (by tokens). */
+export const THETA_2_ROUTE = 'POST /v1/video/generations';
+
+/** `POST /v1/videos`, `/v1/video/create` and remixes: every video model, per second. */
+export const UNIFIED_VIDEO_SCOPE: VideoRouteScope = { route: 'POST /v1/videos', billedBy: ['videoSecond'] };
 
 /** A video request the gateway will run: the channel it is pinned to, the call to submit, its price. */
 export interface AdmittedVideo {
@@ -33,7 +59,9 @@ export interface AdmittedVideo {
 /**
  * Everything decided before money moves: the model name resolved (a combined billing name into its
  * base and dimensions), the key allowed it, it is priced (a combined name with a price row of its own
- * by that row, else by its base's), a channel serves it whose family rules accept the request (a
+ * by that row, else by its base's) by a dimension the route bills (issue 31: a model of another kind
+ * or family, or priced by nothing the route bills, is a 404 naming the route that serves it or the
+ * price field it lacks), a channel serves it whose family rules accept the request (a
  * refusal is the client's 400 naming the field and the values allowed), and what the hold is:
  * per call + seconds × the price of a second at the planned resolution. The channel is chosen now,
  * in routing order, preferring closed circuits: the task is pinned to it. A remix is pinned to the
@@ -44,6 +72,7 @@ export function admitVideo(
   key: ResolvedKey,
   routing: VideoRouting,
   remixOn?: { channelId: string },
+  scope: VideoRouteScope = UNIFIED_VIDEO_SCOPE,
 ): AdmittedVideo {
   const { modelName } = draft;
   const offered = (model: string) => videoChannelsOf(model, routing).length > 0;
@@ -54,9 +83,30 @@ export function admitVideo(
       ? undefined
       : resolveModelName(modelName, offered);
   if (!resolved || !isModelAllowed(key, resolved.base)) assertModelAllowed(key, modelName);
-  if (!resolved) throw modelNotFound(modelName);
+  if (!resolved) {
+    // No video channel serves the name on any route: a text, image or music model is named with its
+    // route, a video model is simply not found.
+    const videoRoute = isTheta2VideoModel(modelName) ? THETA_2_ROUTE : UNIFIED_VIDEO_SCOPE.route;
+    const unserved = { route: videoRoute, kind: 'video' } as const;
+    throw modelNotServedHere(
+      unserved,
+      modelName,
+      routing.candidatesFor(modelName),
+      routing.priceFor(modelName),
+    );
+  }
   const price = routing.priceFor(modelName) ?? routing.priceFor(resolved.base);
   if (!price) throw modelNotFound(modelName);
+  if (scope.servesModel && !scope.servesModel(resolved.base)) {
+    // A video model of another family: served, but on another route.
+    const here = { route: scope.route, kind: 'video' } as const;
+    throw modelNotServedHere(here, modelName, routing.candidatesFor(resolved.base), price);
+  }
+  if (scope.route !== THETA_2_ROUTE && isTheta2VideoModel(resolved.base)) {
+    // theta 2.0 is billed by tokens, which only its own route prices.
+    throw modelServedElsewhere(modelName, `is a video model: it is created with ${THETA_2_ROUTE}`);
+  }
+  assertPriceBills(modelName, price, scope.billedBy);
   const request: VideoRequest = {
     ...draft.fields,
     model: resolved.base,

@@ -83,7 +83,12 @@ describe('OpenAI-style video requests', () => {
       { role: 'reference', url: URL_B, source: 'images' },
     ]);
     expect(draft.fields.clips).toEqual([
-      { type: 'video', url: 'https://clips.example.test/v.mp4', role: 'reference' },
+      {
+        type: 'video',
+        url: 'https://clips.example.test/v.mp4',
+        role: 'reference',
+        source: 'metadata.video_url',
+      },
     ]);
   });
 

@@ -5,6 +5,7 @@ import {
   VIDEO_REQUEST_LIMITS,
   VideoCreateRequestDto,
   VideoRemixRequestDto,
+  type StoredFieldsShape,
   type VideoSubjectDto,
 } from '@gateway/contracts';
 import {
@@ -65,6 +66,17 @@ const UNIFIED_FIELDS: ReadonlySet<string> = new Set([
   'subjects',
   'metadata',
 ]);
+/** Named by the unified DTO but kept as extras for the families that read them (delta's). */
+const UNIFIED_EXTRA_FIELDS = ['orientation', 'watermark', 'private', 'style', 'storyboard'];
+const REMIX_FIELDS: ReadonlySet<string> = new Set(['model', 'prompt', 'seconds', 'metadata']);
+
+/** What each style keeps on the task row besides the fields its DTO bounds (STORED_FIELD_LIMITS). */
+const OPENAI_STORED: StoredFieldsShape = { named: OPENAI_FIELDS, passThrough: ['metadata'] };
+const UNIFIED_STORED: StoredFieldsShape = {
+  named: new Set([...UNIFIED_FIELDS, ...UNIFIED_EXTRA_FIELDS]),
+  passThrough: ['metadata', 'storyboard'],
+};
+const REMIX_STORED: StoredFieldsShape = { named: REMIX_FIELDS, passThrough: ['metadata'] };
 
 /**
  * `POST /v1/videos`, JSON or a form read by videoFormOf (`uploads`: its input_reference files;
@@ -77,7 +89,7 @@ export function toOpenAiVideoRequest(
   uploads: readonly string[] = [],
   frames: readonly VideoImage[] = [],
 ): VideoRequestDraft {
-  const fields = validTaskBody(VideoCreateRequestDto, body);
+  const fields = validTaskBody(VideoCreateRequestDto, body, OPENAI_STORED);
   const metadata = metadataOf(fields.metadata);
   const images: VideoImage[] = [];
   if (fields.image) images.push(image('first_frame', fields.image, 'image', 'image'));
@@ -111,7 +123,7 @@ export function toOpenAiVideoRequest(
  * first and last frames), `subjects` for reference-to-video, the delta extras kept as extras.
  */
 export function toUnifiedVideoRequest(body: unknown): VideoRequestDraft {
-  const fields = validTaskBody(UnifiedVideoCreateRequestDto, body);
+  const fields = validTaskBody(UnifiedVideoCreateRequestDto, body, UNIFIED_STORED);
   const metadata = metadataOf(fields.metadata);
   const lastFrame = lastFrameOf(metadata);
   return {
@@ -134,7 +146,7 @@ export function toUnifiedVideoRequest(body: unknown): VideoRequestDraft {
 
 /** `POST /v1/videos/{video_id}/remix`: a prompt, and optionally the model, seconds and metadata. */
 export function toRemixVideoRequest(body: unknown): VideoRemixDraft {
-  const fields = validTaskBody(VideoRemixRequestDto, body);
+  const fields = validTaskBody(VideoRemixRequestDto, body, REMIX_STORED);
   const metadata = metadataOf(fields.metadata);
   return {
     modelName: fields.model ?? undefined,
@@ -238,7 +250,7 @@ function clipsOf(metadata: SerialisableObject | undefined): VideoClip[] {
   if (checkHttpUrl(url) !== undefined || (url as string).length > VIDEO_REQUEST_LIMITS.urlLength) {
     throw GatewayError.invalidRequest('metadata.video_url must be an http(s) URL.', 'metadata.video_url');
   }
-  return [{ type: 'video', url: url as string, role: 'reference' }];
+  return [{ type: 'video', url: url as string, role: 'reference', source: 'metadata.video_url' }];
 }
 
 function subjectOf(subject: VideoSubjectDto, index: number): VideoSubject {

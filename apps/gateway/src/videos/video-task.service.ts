@@ -6,6 +6,7 @@ import type { Task } from '@gateway/db';
 import { isVideoFamilyModel, taskAdapterFor, videoAdapterFor } from '@gateway/providers';
 import type { ByteStrings, JsonHandle } from '@gateway/providers-core';
 import { ChannelCatalog, CircuitBreaker } from '@gateway/routing';
+import { ForwardedUrls } from '../generation/forwarded-urls';
 import { refusalLogOf } from '../generation/request-log-fields';
 import { SettlementRecorder } from '../generation/settlement-recorder';
 import { CONFIG } from '../infrastructure/tokens';
@@ -14,7 +15,7 @@ import { sameRequestOrConflict, TaskCreation } from '../tasks/task-creation.serv
 import type { TaskRuntime } from '../tasks/task-runtime';
 import { TaskRuntimeLoader } from '../tasks/task-runtime.loader';
 import { taskStoreUnavailable } from '../tasks/task-store-unavailable';
-import { admitVideo, type AdmittedVideo, type VideoRouting } from './video-admission';
+import { admitVideo, type AdmittedVideo, type VideoRouteScope, type VideoRouting } from './video-admission';
 import { videoDeadlineMsOf, videoHoldTtlMs } from './video-deadline.util';
 import { VIDEO_TASK_ID_PREFIX } from './video-object';
 import type { VideoRequestDraft } from './video-request.mapper';
@@ -42,6 +43,8 @@ export interface VideoSubmission {
    * hold and price snapshot; absent: per call + seconds × the price of a second.
    */
   reprice?(admitted: AdmittedVideo): AdmittedVideo;
+  /** The models a family route takes and what it bills by; absent: the unified routes' (every model, per second). */
+  scope?: VideoRouteScope;
 }
 
 export interface CreatedVideo {
@@ -51,7 +54,8 @@ export interface CreatedVideo {
 }
 
 /**
- * Creates a video task: read the request, resolve and admit it, hold its price as a row hold named by
+ * Creates a video task: read the request, check the URLs it hands to the upstream (whatever the route:
+ * one policy), resolve and admit it, hold its price as a row hold named by
  * the task's id, write the task row pinned to its channel, start it (TaskCreation.start: by default
  * the step job that worker-video runs, nothing sent upstream from here) and hand back the row. The same
  * Idempotency-Key with the same request gives back the first task with nothing more held or created;
@@ -68,6 +72,7 @@ export class VideoTaskService {
     private readonly recorder: SettlementRecorder,
     private readonly tasks: TaskRuntimeLoader,
     private readonly creation: TaskCreation,
+    private readonly forwardedUrls: ForwardedUrls,
     @Inject(CONFIG) private readonly config: GatewayConfig,
   ) {
     this.routing = {
@@ -93,6 +98,7 @@ export class VideoTaskService {
     let requestHash: string | undefined;
     try {
       draft = await submission.read();
+      this.forwardedUrls.checkVideoRequest(draft.fields, draft.byteStrings);
       const remixOf = submission.remixOf;
       if (submission.idempotencyKey !== undefined) {
         requestHash = videoRequestHash(
@@ -114,7 +120,7 @@ export class VideoTaskService {
         ? { ...draft.fields, remixOf: remixOf.upstreamHandle as JsonHandle }
         : draft.fields;
       const pin = remixOf?.channelId ? { channelId: remixOf.channelId } : undefined;
-      admitted = admitVideo({ ...draft, fields }, key, this.routing, pin);
+      admitted = admitVideo({ ...draft, fields }, key, this.routing, pin, submission.scope);
       if (submission.reprice) admitted = submission.reprice(admitted);
       await this.hold(taskId, key, submission.route, admitted);
     } catch (error) {

@@ -46,6 +46,8 @@ import { readMultipartForm } from '../http/multipart-form.reader';
 import { CONFIG } from '../infrastructure/tokens';
 import { publicBaseOf } from '../stored-files/stored-file-url.util';
 import { idempotencyKeyOf } from '../tasks/idempotency-key.header';
+import { RETRY_AFTER_HEADER_DOC } from '../tasks/query/retry-after.header';
+import { TaskPollHints } from '../tasks/task-poll-hint.service';
 import { callerKeyOf } from '../tasks/task-submission.route';
 import { OwnedVideoTasks } from './owned-video-tasks.service';
 import { videoListAnswer, videoRemovalAnswer } from './video-answers';
@@ -76,6 +78,7 @@ export class VideosController {
   constructor(
     private readonly videos: VideoTaskService,
     private readonly owned: OwnedVideoTasks,
+    private readonly pollHints: TaskPollHints,
     @Inject(CONFIG) private readonly config: GatewayConfig,
   ) {}
 
@@ -132,12 +135,15 @@ export class VideosController {
   @Get(':video_id')
   @ApiOperation({ summary: 'One of your videos: status, progress, and `video_url` once completed' })
   @ApiParam({ name: 'video_id' })
-  @ApiOkResponse({ type: VideoObjectView })
+  @ApiOkResponse({ type: VideoObjectView, headers: RETRY_AFTER_HEADER_DOC })
   async retrieve(
     @Param('video_id') videoId: string,
     @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<VideoObjectView> {
-    return toVideoObject(await this.owned.find(callerKeyOf(request), videoId), this.baseUrl(request));
+    const task = await this.owned.find(callerKeyOf(request), videoId);
+    await this.pollHints.applyTo(reply, [task]);
+    return toVideoObject(task, this.baseUrl(request));
   }
 
   @Delete(':video_id')
@@ -145,8 +151,9 @@ export class VideosController {
   @ApiOperation({
     summary: 'Delete a finished video from your listings, or cancel an unfinished one',
     description:
-      'Finished: `{id, object: "video.deleted", deleted: true}`, and 404 from then on. Unfinished: the ' +
-      'video is cancelled (its hold released, the upstream told where its wire can) and answered.',
+      'Finished: `{id, object: "video.deleted", deleted: true}`, and 404 from then on. Unfinished: ' +
+      'cancelled for free (its hold released) and answered while no upstream has taken it, or where ' +
+      'the wire cancels it; otherwise 409 `task_not_cancellable`, and the video completes and is billed.',
   })
   @ApiParam({ name: 'video_id' })
   @ApiOkResponse({

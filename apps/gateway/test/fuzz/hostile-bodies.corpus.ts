@@ -13,6 +13,11 @@ export interface HostileBody {
    * answer; everywhere else it must be a 4xx.
    */
   validFor: readonly string[];
+  /**
+   * Sent with the key of an account of its own, which it may be charged to: a body valid on a
+   * generation route, there to check what its answer echoes (a field name in a warning header).
+   */
+  spends?: boolean;
 }
 
 /** A line of hostile-bodies.jsonl: text bodies as `body`, byte-level ones (bad UTF-8) as `bodyBase64`. */
@@ -45,6 +50,63 @@ function fromLine(line: string): HostileBody {
 /** Items joined into a JSON array, built as bytes without building the values. */
 function jsonList(item: string, count: number): string {
   return `[${new Array<string>(count).fill(item).join(',')}]`;
+}
+
+/**
+ * An unknown field named with 20 KB beside fields each family reads: a name no answer header may echo
+ * whole (warnings name dropped fields). Valid bodies on the routes named; charged there, so `spends`.
+ */
+function longFieldNameBodies(): HostileBody[] {
+  const field = `"${'f'.repeat(20 * 1024)}":1`;
+  const body = (name: string, text: string, validFor: string[] = []): HostileBody => ({
+    category: 'generated',
+    name,
+    bytes: Buffer.from(text, 'utf8'),
+    contentType: JSON_TYPE,
+    validFor,
+    spends: validFor.length > 0,
+  });
+  return [
+    body('an unknown field of 20 KB alone', `{${field}}`),
+    body(
+      'a chat body with an unknown field of 20 KB',
+      `{"model":"chat-fast","messages":[{"role":"user","content":"x"}],${field}}`,
+      ['chat'],
+    ),
+    body(
+      'a native body with a generation config field of 20 KB',
+      `{"contents":[{"parts":[{"text":"x"}]}],"generationConfig":{${field}}}`,
+      ['native generate', 'native stream'],
+    ),
+    body('an image body with an unknown field of 20 KB', `{"model":"img-1","prompt":"A fox",${field}}`, [
+      'image generations',
+    ]),
+    body(
+      'a bt body with an unknown field of 20 KB',
+      `{"req_key":"beta_t2i_v40","prompt":"a kite","width":1024,"height":1024,${field}}`,
+      ['bt submit'],
+    ),
+    body('a video body with an unknown field of 20 KB', `{"model":"delta-2","prompt":"A kite",${field}}`),
+    body(
+      'a video body with a metadata field of 20 KB',
+      `{"model":"delta-2","prompt":"A kite","metadata":{${field}}}`,
+    ),
+    body(
+      'a theta body with an unknown field of 20 KB',
+      `{"model":"eta-theta-2-0-260128","content":[{"type":"text","text":"a kite"}],${field}}`,
+    ),
+    body(
+      'an alpha body with an unknown field of 20 KB',
+      `{"model":"alphaq2-pro","prompt":"a kite",${field}}`,
+    ),
+    body(
+      'a gamma body with an unknown field of 20 KB',
+      `{"model_name":"gamma-v2-6","prompt":"a fox",${field}}`,
+    ),
+    body('a lambda body with an unknown field of 20 KB', `{"prompt":"a song",${field}}`),
+    body('lambda ids with an unknown field of 20 KB', `{"ids":[],${field}}`, ['lambda fetch']),
+    body('an admin account with an unknown field of 20 KB', `{"name":"fuzz",${field}}`),
+  ];
 }
 
 /**
@@ -105,6 +167,7 @@ function generatedBodies(bodyLimitBytes: number): HostileBody[] {
     ),
     generated('lambda ids of 10,000 items', `{"ids":${jsonList('"music_AAAAAAAAAAAAAAAAAAAAAA"', 10_000)}}`),
     generated('one byte over the body limit', Buffer.alloc(bodyLimitBytes + 1, 0x20)),
+    ...longFieldNameBodies(),
   ];
 }
 

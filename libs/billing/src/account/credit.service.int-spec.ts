@@ -1,5 +1,5 @@
 import { type BillingDatabase, openBillingDatabase } from '../testing/billing-database.fixture';
-import { CreditKeyTakenError } from './credit.service';
+import { CreditKeyConflictError, CreditOverflowError } from './credit.service';
 
 describe('CreditService (Postgres)', () => {
   let billing: BillingDatabase;
@@ -38,7 +38,7 @@ describe('CreditService (Postgres)', () => {
 
     await expect(
       billing.credits.credit({ accountId: second, amountMicros: 10n, idempotencyKey: key }),
-    ).rejects.toThrow(CreditKeyTakenError);
+    ).rejects.toThrow(CreditKeyConflictError);
 
     expect((await billing.credits.balanceOf(second))?.balance).toBe(0n);
     expect((await billing.credits.balanceOf(first))?.balance).toBe(10n);
@@ -47,6 +47,44 @@ describe('CreditService (Postgres)', () => {
     ).toEqual({
       applied: false,
     });
+  });
+
+  it('refuses a key reused with another amount or note as a conflict naming the first credit, and changes nothing', async () => {
+    const { id: accountId } = await billing.credits.createAccount({ name: 'payer' });
+    const first = { accountId, amountMicros: 10n, idempotencyKey: `payment-${accountId}`, note: 'top-up' };
+    await billing.credits.credit(first);
+
+    for (const changed of [
+      { ...first, amountMicros: 11n },
+      { ...first, note: 'another top-up' },
+      { ...first, note: undefined },
+    ]) {
+      await expect(billing.credits.credit(changed)).rejects.toThrow(
+        expect.objectContaining({
+          name: 'CreditKeyConflictError',
+          entry: expect.objectContaining({ accountId, amount: 10n, note: 'top-up' }),
+        }),
+      );
+    }
+    expect((await billing.credits.balanceOf(accountId))?.balance).toBe(10n);
+    expect(await billing.prisma.ledgerEntry.count({ where: { accountId } })).toBe(1);
+  });
+
+  it('refuses a credit the balance cannot hold without writing anything', async () => {
+    const { id: accountId } = await billing.credits.createAccount({ name: 'rich' });
+    await billing.credits.credit({
+      accountId,
+      amountMicros: 9_223_372_036_854_775_807n,
+      idempotencyKey: `max-${accountId}`,
+    });
+
+    await expect(
+      billing.credits.credit({ accountId, amountMicros: 1n, idempotencyKey: `one-more-${accountId}` }),
+    ).rejects.toThrow(CreditOverflowError);
+
+    expect((await billing.credits.balanceOf(accountId))?.balance).toBe(9_223_372_036_854_775_807n);
+    expect(await billing.prisma.ledgerEntry.count({ where: { accountId } })).toBe(1);
+    expect((await billing.audit.auditAccount(accountId)).balanced).toBe(true);
   });
 
   it('adds distinct credits up and keeps credit keys apart from settlement keys', async () => {

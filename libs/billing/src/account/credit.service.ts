@@ -1,39 +1,67 @@
 import { randomUUID } from 'node:crypto';
 import type { Account, PrismaClient } from '@gateway/db';
 import type { AccountBalance, CreateAccountInput, CreditInput } from './account.types';
+import { findKeyedEntry, type KeyedEntry, repeatsKeyedEntry } from './keyed-entry';
+
+/** The largest balance Postgres's int8 holds. */
+const INT8_MAX = 9_223_372_036_854_775_807n;
 
 /** Credit ledger keys live in their own namespace, apart from the capture: keys of settlements. */
 const CREDIT_KEY_PREFIX = 'credit:';
 
 /**
- * The credit's idempotency key already credited another account. Keys are unique across accounts (a
- * payment id is), so the credit was not applied; answering "already applied" instead would silently
- * leave this account uncredited.
+ * The credit's idempotency key was used before for another account, amount or note. Keys are unique
+ * across accounts (a payment id is), so this credit was not applied; answering "already applied" instead
+ * would silently drop it. `entry` is the credit the key made first.
  */
-export class CreditKeyTakenError extends Error {
-  constructor(readonly idempotencyKey: string) {
-    super(`the credit idempotency key ${idempotencyKey} already credited another account`);
-    this.name = 'CreditKeyTakenError';
+export class CreditKeyConflictError extends Error {
+  constructor(
+    readonly idempotencyKey: string,
+    readonly entry: KeyedEntry,
+  ) {
+    super(
+      `the credit idempotency key ${idempotencyKey} already credited ${entry.amount} micros to account ` +
+        `${entry.accountId}`,
+    );
+    this.name = 'CreditKeyConflictError';
+  }
+}
+
+/** The credit would take the balance beyond int8; nothing was written. */
+export class CreditOverflowError extends RangeError {
+  constructor(readonly amountMicros: bigint) {
+    super(`a credit of ${amountMicros} micros would take the balance beyond the largest storable amount`);
+    this.name = 'CreditOverflowError';
   }
 }
 
 /** Accounts and the money put into them. */
 export class CreditService {
-  constructor(private readonly prisma: Pick<PrismaClient, 'account' | '$queryRaw'>) {}
+  constructor(private readonly prisma: Pick<PrismaClient, 'account' | 'ledgerEntry' | '$queryRaw'>) {}
 
   /**
    * Adds money: a `credit` ledger row and the balance change, in one statement. The ledger row's unique
-   * key makes a replay (a retried payment webhook, a double-clicked admin action) change nothing; a key
-   * that credited another account throws CreditKeyTakenError.
+   * key makes a replay (a retried payment webhook, a double-clicked admin action) change nothing; the key
+   * reused for another account, amount or note throws CreditKeyConflictError, exactly as a debit's key
+   * conflicts, and a credit the balance cannot hold throws CreditOverflowError.
    */
   async credit(input: CreditInput): Promise<{ applied: boolean }> {
     if (input.amountMicros <= 0n) throw new RangeError(`credit must be positive, got ${input.amountMicros}`);
     const idempotencyKey = CREDIT_KEY_PREFIX + input.idempotencyKey;
+    // The account row is locked first (FOR UPDATE re-reads a row a concurrent credit changed) and the
+    // sum taken in numeric, so a credit the balance cannot hold writes nothing instead of failing the
+    // statement. An unknown account is not in `full_account`, so its insert still fails the foreign key.
     const rows = await this.prisma.$queryRaw<{ applied: boolean }[]>`
-      WITH entry AS (
+      WITH full_account AS (
+        SELECT id FROM accounts
+         WHERE id = ${input.accountId}
+           AND balance::numeric + ${input.amountMicros}::int8 > ${INT8_MAX}::numeric
+           FOR UPDATE
+      ), entry AS (
         INSERT INTO ledger_entries (account_id, kind, amount, idempotency_key, note, created_at)
-        VALUES (${input.accountId}, 'credit', ${input.amountMicros}::int8, ${idempotencyKey},
-                ${input.note ?? null}, now() AT TIME ZONE 'UTC')
+        SELECT ${input.accountId}, 'credit', ${input.amountMicros}::int8, ${idempotencyKey},
+               ${input.note ?? null}, now() AT TIME ZONE 'UTC'
+         WHERE NOT EXISTS (SELECT 1 FROM full_account)
         ON CONFLICT (idempotency_key) DO NOTHING
         RETURNING account_id, amount
       ), credited AS (
@@ -46,9 +74,9 @@ export class CreditService {
       SELECT EXISTS (SELECT 1 FROM credited) AS applied`;
     if (rows[0]?.applied === true) return { applied: true };
     // Read after the statement: a concurrent credit with the same key may have committed during it.
-    const [owner] = await this.prisma.$queryRaw<{ account_id: string }[]>`
-      SELECT account_id FROM ledger_entries WHERE idempotency_key = ${idempotencyKey}`;
-    if (owner && owner.account_id !== input.accountId) throw new CreditKeyTakenError(input.idempotencyKey);
+    const entry = await findKeyedEntry(this.prisma, idempotencyKey);
+    if (!entry) throw new CreditOverflowError(input.amountMicros);
+    if (!repeatsKeyedEntry(entry, input)) throw new CreditKeyConflictError(input.idempotencyKey, entry);
     return { applied: false };
   }
 

@@ -70,6 +70,7 @@ function valuesOf(hold: TakeHoldInput): unknown[] {
   ];
 }
 
+// perf-machinery: lone-hold-statement (docs/performance-machinery.md)
 function statementFor(holds: TakeHoldInput[]) {
   if (holds.length === 1) return { ...takeOneHoldStatement, values: valuesOf(holds[0]) };
   const rows = holds.map(valuesOf);

@@ -52,6 +52,7 @@ const MIN_LIFETIME_SHARE = 4;
 /** The sweep renews a lease used within its idle time once it has this share of its lifetime left. */
 const RENEW_LIFETIME_SHARE = 2;
 
+// perf-machinery: hold-leases (docs/performance-machinery.md)
 /**
  * Holds without a database round trip. The process reserves an amount on an account once (a lease: one
  * statement that checks and raises the account's `held` atomically, like a hold) and then takes each

@@ -1,4 +1,4 @@
-import type { PrismaClient } from '@gateway/db';
+import { Prisma, type PrismaClient } from '@gateway/db';
 
 /** The sums that must agree for one account, and whether they do. */
 export interface LedgerAuditResult {
@@ -8,6 +8,8 @@ export interface LedgerAuditResult {
   overdraftLimit: bigint;
   credits: bigint;
   captures: bigint;
+  /** Σ of `debit` rows: money an operator took out (POST /admin/accounts/{id}/debits). */
+  debits: bigint;
   /** Σ of open holds in the holds table. */
   openHolds: bigint;
   /** Σ of what open leases still reserve. */
@@ -27,18 +29,20 @@ export interface LedgerAuditResult {
   /** balance ≥ −overdraftLimit: captures are capped so that it always holds. */
   withinOverdraft: boolean;
   /**
-   * balance = credits − captures, held = openHolds + openLeases, and every capture belongs to a
+   * balance = credits − captures − debits, held = openHolds + openLeases, and every capture belongs to a
    * settled request and equals its log's cost.
    */
   balanced: boolean;
 }
 
 interface AuditRow {
+  account_id: string;
   balance: bigint;
   held: bigint;
   overdraft_limit: bigint;
   credits: bigint;
   captures: bigint;
+  debits: bigint;
   open_holds: bigint;
   open_leases: bigint;
   orphan_captures: number;
@@ -47,7 +51,7 @@ interface AuditRow {
 }
 
 /**
- * Recomputes an account's balance from the ledger (credits and captures: the money that moved) and its
+ * Recomputes an account's balance from the ledger (credits, captures and debits: the money that moved) and its
  * held amount from the holds and leases tables (reservations). Ledger rows of the kinds `hold` and `release`,
  * written before migration `holds_once_per_account_not_in_ledger`, moved no money and are not counted.
  */
@@ -55,12 +59,30 @@ export class LedgerAudit {
   constructor(private readonly prisma: Pick<PrismaClient, '$queryRaw'>) {}
 
   async auditAccount(accountId: string): Promise<LedgerAuditResult> {
-    const [row] = await this.prisma.$queryRaw<AuditRow[]>`
-      SELECT a.balance, a.held, a.overdraft_limit,
+    const [row] = await this.auditRows(Prisma.sql`WHERE a.id = ${accountId}`);
+    if (!row) throw new Error(`no account ${accountId} to audit`);
+    return toAuditResult(row);
+  }
+
+  /**
+   * Every account, in one statement (one snapshot: sums taken while money moves still agree), in id
+   * order. Its cost grows with the number of accounts and ledger rows; it is an operator's check, not a
+   * serving-path query.
+   */
+  async auditAll(): Promise<LedgerAuditResult[]> {
+    const rows = await this.auditRows(Prisma.sql`ORDER BY a.id`);
+    return rows.map(toAuditResult);
+  }
+
+  private auditRows(tail: Prisma.Sql): Promise<AuditRow[]> {
+    return this.prisma.$queryRaw<AuditRow[]>`
+      SELECT a.id AS account_id, a.balance, a.held, a.overdraft_limit,
              (SELECT coalesce(sum(amount), 0)::int8 FROM ledger_entries
                WHERE account_id = a.id AND kind = 'credit') AS credits,
              (SELECT coalesce(sum(amount), 0)::int8 FROM ledger_entries
                WHERE account_id = a.id AND kind = 'capture') AS captures,
+             (SELECT coalesce(sum(amount), 0)::int8 FROM ledger_entries
+               WHERE account_id = a.id AND kind = 'debit') AS debits,
              (SELECT coalesce(sum(amount), 0)::int8 FROM holds
                WHERE account_id = a.id AND status = 'open') AS open_holds,
              (SELECT coalesce(sum(amount), 0)::int8 FROM leases
@@ -78,26 +100,29 @@ export class LedgerAudit {
              (SELECT coalesce(sum(overage_micros), 0)::int8 FROM request_logs
                WHERE account_id = a.id) AS uncaptured
         FROM accounts a
-       WHERE a.id = ${accountId}`;
-    if (!row) throw new Error(`no account ${accountId} to audit`);
-    return {
-      accountId,
-      balance: row.balance,
-      held: row.held,
-      overdraftLimit: row.overdraft_limit,
-      credits: row.credits,
-      captures: row.captures,
-      openHolds: row.open_holds,
-      openLeases: row.open_leases,
-      capturesWithoutSettlement: row.orphan_captures,
-      capturesUnlikeTheirLog: row.captures_unlike_log,
-      uncaptured: row.uncaptured,
-      withinOverdraft: row.balance >= -row.overdraft_limit,
-      balanced:
-        row.balance === row.credits - row.captures &&
-        row.held === row.open_holds + row.open_leases &&
-        row.orphan_captures === 0 &&
-        row.captures_unlike_log === 0,
-    };
+       ${tail}`;
   }
+}
+
+function toAuditResult(row: AuditRow): LedgerAuditResult {
+  return {
+    accountId: row.account_id,
+    balance: row.balance,
+    held: row.held,
+    overdraftLimit: row.overdraft_limit,
+    credits: row.credits,
+    captures: row.captures,
+    debits: row.debits,
+    openHolds: row.open_holds,
+    openLeases: row.open_leases,
+    capturesWithoutSettlement: row.orphan_captures,
+    capturesUnlikeTheirLog: row.captures_unlike_log,
+    uncaptured: row.uncaptured,
+    withinOverdraft: row.balance >= -row.overdraft_limit,
+    balanced:
+      row.balance === row.credits - row.captures - row.debits &&
+      row.held === row.open_holds + row.open_leases &&
+      row.orphan_captures === 0 &&
+      row.captures_unlike_log === 0,
+  };
 }

@@ -2,6 +2,7 @@ import { createPgPool, createPrismaClient, type PrismaClient } from '@gateway/db
 import { createTestDatabase } from '@gateway/testing';
 import type { Pool } from 'pg';
 import { CreditService } from '../account/credit.service';
+import { DebitService } from '../account/debit.service';
 import { HoldService } from '../hold/hold.service';
 import { LedgerAudit } from '../ledger/ledger-audit';
 import { HoldReaper } from '../settlement/hold-reaper.service';
@@ -15,6 +16,7 @@ export interface BillingDatabase {
   settlements: SettlementService;
   reaper: HoldReaper;
   credits: CreditService;
+  debits: DebitService;
   audit: LedgerAudit;
   /** A new account credited with `balance` micros; returns its id. */
   fundedAccount(balance: bigint, overdraftLimitMicros?: bigint): Promise<string>;
@@ -34,6 +36,7 @@ export async function openBillingDatabase(maxConnections = 20): Promise<BillingD
     settlements,
     reaper: new HoldReaper(pool, settlements),
     credits,
+    debits: new DebitService(prisma),
     audit: new LedgerAudit(prisma),
     fundedAccount: async (balance, overdraftLimitMicros = 0n) => {
       const { id } = await credits.createAccount({ name: 'funded', overdraftLimitMicros });

@@ -35,13 +35,19 @@ describe('LogsQueryDto', () => {
 });
 
 describe('UsageQueryDto', () => {
-  it.each(['key', 'model', 'channel', 'day'])('accepts groupBy=%s', (groupBy) => {
-    expect(validateBody(UsageQueryDto, { groupBy, from: '2025-01-01' }).ok).toBe(true);
-  });
+  it.each(['key', 'model', 'channel', 'day', 'hour', 'account', 'hour,account,key,model,channel'])(
+    'accepts groupBy=%s',
+    (groupBy) => {
+      expect(validateBody(UsageQueryDto, { groupBy, from: '2025-01-01' }).ok).toBe(true);
+    },
+  );
 
   it.each([
     [{}, 'groupBy is required'],
-    [{ groupBy: 'account' }, 'groupBy must be one of key, model, channel, day'],
+    [{ groupBy: 'tenant' }, 'groupBy must be a comma list of day, hour, account, key, model, channel'],
+    [{ groupBy: 'model,' }, 'groupBy must be a comma list of day, hour, account, key, model, channel'],
+    [{ groupBy: 'day,hour' }, 'groupBy must name at most one of day, hour'],
+    [{ groupBy: 'model,model' }, 'groupBy must not name a grouping twice'],
   ])('refuses %j', (query, message) => {
     const result = validateBody(UsageQueryDto, query);
     expect(!result.ok && result.problems).toEqual([{ field: 'groupBy', message }]);

@@ -7,6 +7,17 @@ export class LogsQueryDto {
   @StringField({ description: 'Only this key.', optional: true, ...NAME_RULES })
   keyId?: string;
 
+  @StringField({ description: 'Only requests charged to this account.', optional: true, ...NAME_RULES })
+  accountId?: string;
+
+  @StringField({
+    description:
+      "Only this request: the gateway's x-request-id (the client's own x-request-id is not stored).",
+    optional: true,
+    ...NAME_RULES,
+  })
+  requestId?: string;
+
   @StringField({ description: 'Only this model.', optional: true, ...NAME_RULES })
   model?: string;
 

@@ -1,12 +1,35 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
-/** Usage summed over one group (a key, a model, a channel or a day). */
+const GROUP_NOTE = 'Present when grouped by it; `(none)` for requests refused before it was known.';
+
+/** Usage summed over one group: the grouped values, then the figures. */
 export class UsageRow {
-  @ApiProperty({ description: 'The group: key id, model, channel id or day (YYYY-MM-DD).' })
+  @ApiProperty({ description: 'The grouped values joined by commas, in the order of groupBy.' })
   group: string;
+
+  @ApiPropertyOptional({ description: `The UTC day, YYYY-MM-DD. ${GROUP_NOTE}`, example: '2026-03-01' })
+  day?: string;
+
+  @ApiPropertyOptional({ description: `The UTC hour, YYYY-MM-DDTHH:00Z. ${GROUP_NOTE}` })
+  hour?: string;
+
+  @ApiPropertyOptional({ description: `The account charged. ${GROUP_NOTE}` })
+  accountId?: string;
+
+  @ApiPropertyOptional({ description: `The key. ${GROUP_NOTE}` })
+  keyId?: string;
+
+  @ApiPropertyOptional({ description: `The model. ${GROUP_NOTE}` })
+  model?: string;
+
+  @ApiPropertyOptional({ description: `The channel. ${GROUP_NOTE}` })
+  channelId?: string;
 
   @ApiProperty({ description: 'Requests.', type: 'integer' })
   requests: number;
+
+  @ApiProperty({ description: 'Requests that did not end `completed`.', type: 'integer' })
+  errors: number;
 
   @ApiProperty({ description: 'Input tokens.', type: 'integer' })
   inputTokens: number;
@@ -14,6 +37,12 @@ export class UsageRow {
   @ApiProperty({ description: 'Output tokens.', type: 'integer' })
   outputTokens: number;
 
-  @ApiProperty({ description: 'Cost in micros.', type: String, example: '1200' })
+  @ApiProperty({ description: 'Images returned.', type: 'integer' })
+  images: number;
+
+  @ApiProperty({ description: 'Seconds of video or audio produced, as billed.', type: 'integer' })
+  mediaSeconds: number;
+
+  @ApiProperty({ description: 'Cost captured, in micros.', type: String, example: '1200' })
   costMicros: string;
 }

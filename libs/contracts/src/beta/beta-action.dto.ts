@@ -8,6 +8,8 @@ import {
   NumberField,
   StringField,
 } from '../validation/scalar-field.decorator';
+import { STORED_FIELD_LIMITS } from '../validation/stored-field-limits.constants';
+import type { StoredFieldsShape } from '../validation/stored-fields.check';
 import { checkHttpUrl, checkList, checkString } from '../validation/value-checks.util';
 
 /** The beta image wire's bounds (upstreams.md §4.3, §4.7). */
@@ -46,6 +48,7 @@ export class BetaSubmitTaskDto {
     description:
       'Selects model and mode: `beta_t2i_v40` (beta-4.0), `beta_t2i_v45` (beta-4.5); video (upstreams §4.3): `beta_t2v_v30`, `beta_i2v_first_v30`, `beta_i2v_first_tail_v30` and their `_1080p`/`_1080` keys (beta-video-3.0), `beta_vgfm_t2v_l20`, `beta_vgfm_i2v_l20` (beta-video-2.0).',
     nonEmpty: true,
+    maxLength: 64,
   })
   req_key: string;
 
@@ -122,12 +125,35 @@ export class BetaSubmitTaskDto {
   aspect_ratio?: string;
 
   @StringField({
-    description:
-      'Gateway extension: the `req_json` options (a JSON-encoded object: `logo_info`, `aigc_meta`) every result of this task is fetched with.',
+    description: `Gateway extension: the \`req_json\` options (a JSON-encoded object: \`logo_info\`, \`aigc_meta\`) every result of this task is fetched with; at most ${STORED_FIELD_LIMITS.passThroughBytes} bytes as JSON.`,
     optional: true,
   })
   req_json?: string;
 }
+
+/**
+ * What a submission keeps on its task row besides the fields the DTO bounds: `req_json`, and the
+ * fields it does not name, which pass to the upstream as sent (STORED_FIELD_LIMITS).
+ */
+export const BETA_SUBMIT_STORED_FIELDS: StoredFieldsShape = Object.freeze({
+  named: new Set([
+    'req_key',
+    'prompt',
+    'image_urls',
+    'binary_data_base64',
+    'size',
+    'width',
+    'height',
+    'resolution',
+    'scale',
+    'seed',
+    'force_single',
+    'frames',
+    'aspect_ratio',
+    'req_json',
+  ]),
+  passThrough: ['req_json'],
+});
 
 /** Body of `POST /bt?Action=CVSync2AsyncGetResult&Version=2022-08-31` (upstreams.md §4.4). */
 export class BetaGetResultDto {

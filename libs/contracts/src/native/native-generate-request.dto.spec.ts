@@ -1,3 +1,5 @@
+import { PrivateHostAllowList } from '@gateway/providers-core';
+import { HOSTILE_URLS } from '@gateway/providers-core/testing';
 import { checkBody } from '../validation/check-body.util';
 import { FieldProblem, validateBody } from '../validation/validate-body.util';
 import { NativeGenerateRequestDto } from './native-generate-request.dto';
@@ -36,7 +38,7 @@ describe('NativeGenerateRequestDto', () => {
             parts: [
               { text: 'Describe these.' },
               { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } },
-              { fileData: { fileUri: 'files/abc123' } },
+              { fileData: { fileUri: 'https://files.example/photo' } },
               { fileData: { mimeType: 'application/pdf', fileUri: 'https://files.example/doc.pdf' } },
             ],
           },
@@ -434,6 +436,71 @@ describe('NativeGenerateRequestDto', () => {
       expect(checkBody(NativeGenerateRequestDto, body)).toEqual(
         validation.ok ? { ok: true } : { ok: false, problems: validation.problems },
       );
+    });
+  });
+
+  describe('file URIs handed to the upstream (docs/urls.md)', () => {
+    /** The file at `contents[1].parts[1]`, behind a first turn and a text part. */
+    const withFile = (fileUri: unknown) => ({
+      contents: [
+        { role: 'user', parts: [{ text: 'Hello' }] },
+        {
+          role: 'user',
+          parts: [{ text: 'What is this?' }, { fileData: { mimeType: 'image/png', fileUri } }],
+        },
+      ],
+    });
+    const FIELD = 'contents[1].parts[1].fileData.fileUri';
+    const REFUSAL = `${FIELD} must be a public http(s) URL the upstream can fetch: `;
+
+    it.each(HOSTILE_URLS)('refuses %s (%s), naming the field', (_name, url) => {
+      const [problem, ...others] = problemsOf(withFile(url));
+      expect(others).toEqual([]);
+      expect(problem.field).toBe(FIELD);
+      expect(problem.message).toContain(REFUSAL);
+    });
+
+    // No other scheme or file reference is documented for this wire (gateway-interface.md, upstreams.md §1.3).
+    it.each([
+      ['a resource name', 'files/abc123'],
+      ['a storage bucket URI', 'gs://bucket/cat.png'],
+      ['a data: URL (bytes go in inlineData)', 'data:image/png;base64,iVBORw0KGgo='],
+      ['an asset reference of the video library', 'asset://asset_1'],
+    ])('refuses %s: %s', (_case, fileUri) => {
+      expect(problemsOf(withFile(fileUri))).toEqual([
+        { field: FIELD, message: expect.stringContaining(REFUSAL) },
+      ]);
+    });
+
+    it('refuses a hostile URI in the system instruction too', () => {
+      const body = {
+        ...minimal,
+        systemInstruction: { parts: [{ fileData: { fileUri: 'http://[::1]/a.png' } }] },
+      };
+      expect(problemsOf(body).map((problem) => problem.field)).toEqual([
+        'systemInstruction.parts[0].fileData.fileUri',
+      ]);
+    });
+
+    it('accepts a public https URL', () => {
+      expect(acceptedValue(withFile('https://files.example/cat.png'))).toBeDefined();
+    });
+
+    it("lets through what the operator's SSRF_ALLOW_HOSTS names, and only with that context", () => {
+      const allowing = { forwardedUrlAllowList: new PrivateHostAllowList(['10.0.0.0/8']) };
+      expect(checkBody(NativeGenerateRequestDto, withFile('http://10.1.2.3/cat.png'), allowing)).toEqual({
+        ok: true,
+      });
+      expect(checkBody(NativeGenerateRequestDto, withFile('http://10.1.2.3/cat.png'))).toMatchObject({
+        ok: false,
+        problems: [{ field: FIELD }],
+      });
+      expect(
+        checkBody(NativeGenerateRequestDto, withFile('http://192.168.1.2/cat.png'), allowing),
+      ).toMatchObject({
+        ok: false,
+        problems: [{ field: FIELD }],
+      });
     });
   });
 });

@@ -1,4 +1,9 @@
-import { BooleanField, StringField, Base64Field } from '../validation/scalar-field.decorator';
+import {
+  BooleanField,
+  StringField,
+  Base64Field,
+  ForwardedUrlField,
+} from '../validation/scalar-field.decorator';
 import { JsonObjectField, NestedField } from '../validation/nested-field.decorator';
 import { ValidateObjectRule } from '../validation/rule.decorator';
 import { PART_KINDS } from './native-values.constants';
@@ -29,7 +34,14 @@ export class FileDataDto {
   @StringField({ description: 'MIME type of the file.', optional: true, ...MIME_TYPE_RULES })
   mimeType?: string;
 
-  @StringField({ description: 'URI of the file.', nonEmpty: true, maxLength: TEXT_REQUEST_LIMITS.urlLength })
+  /**
+   * The upstream fetches the file itself, so the URI is a URL handed to it: the one forwarded-URL policy
+   * (docs/urls.md). No other scheme or file reference is documented for this wire, so none passes.
+   */
+  @ForwardedUrlField({
+    description: 'URL of the file: a public http(s) URL, which the upstream fetches.',
+    maxLength: TEXT_REQUEST_LIMITS.urlLength,
+  })
   fileUri: string;
 }
 

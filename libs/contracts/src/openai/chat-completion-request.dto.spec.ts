@@ -1,3 +1,5 @@
+import { PrivateHostAllowList } from '@gateway/providers-core';
+import { HOSTILE_URLS } from '@gateway/providers-core/testing';
 import { checkBody } from '../validation/check-body.util';
 import { FieldProblem, validateBody } from '../validation/validate-body.util';
 import { ChatCompletionRequestDto } from './chat-completion-request.dto';
@@ -376,6 +378,62 @@ describe('ChatCompletionRequestDto', () => {
       expect(checkBody(ChatCompletionRequestDto, body)).toEqual(
         validation.ok ? { ok: true } : { ok: false, problems: validation.problems },
       );
+    });
+  });
+
+  describe('image URLs handed to the upstream (docs/urls.md)', () => {
+    const PNG = 'data:image/png;base64,iVBORw0KGgo=';
+    /** The image at `messages[1].content[1]`, behind a system message and a text part. */
+    const withImage = (url: string) =>
+      withMessages(
+        { role: 'system', content: 'Be brief.' },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is this?' },
+            { type: 'image_url', image_url: { url } },
+          ],
+        },
+      );
+    const FIELD = 'messages[1].content[1].image_url.url';
+
+    it.each(HOSTILE_URLS)('refuses %s (%s), naming the field', (_name, url) => {
+      const [problem, ...others] = problemsOf(withImage(url));
+      expect(others).toEqual([]);
+      expect(problem.field).toBe(FIELD);
+      expect(problem.message).toContain(`${FIELD} must be a public http(s) URL the upstream can fetch: `);
+    });
+
+    it('refuses a hostile URL in any message, whatever its role', () => {
+      const body = withMessages(
+        { role: 'user', content: [{ type: 'image_url', image_url: { url: PNG } }] },
+        { role: 'assistant', content: 'A pixel.' },
+        { role: 'user', content: [{ type: 'image_url', image_url: { url: 'http://169.254.169.254/' } }] },
+      );
+      expect(problemsOf(body).map((problem) => problem.field)).toEqual([
+        'messages[2].content[0].image_url.url',
+      ]);
+    });
+
+    it('accepts a data: URL and a public https URL', () => {
+      expect(acceptedValue(withImage(PNG))).toBeDefined();
+      expect(acceptedValue(withImage('https://images.example/cat.png?size=2'))).toBeDefined();
+    });
+
+    it("lets through what the operator's SSRF_ALLOW_HOSTS names, and only with that context", () => {
+      const body = withImage('http://127.0.0.1:4010/files/cat.png');
+      const allowing = { forwardedUrlAllowList: new PrivateHostAllowList(['127.0.0.1:4010']) };
+      expect(checkBody(ChatCompletionRequestDto, body, allowing)).toEqual({ ok: true });
+      expect(checkBody(ChatCompletionRequestDto, body)).toMatchObject({
+        ok: false,
+        problems: [{ field: FIELD }],
+      });
+      expect(
+        checkBody(ChatCompletionRequestDto, withImage('http://127.0.0.1:4011/a.png'), allowing),
+      ).toMatchObject({
+        ok: false,
+        problems: [{ field: FIELD }],
+      });
     });
   });
 });

@@ -13,6 +13,7 @@ import {
   ToolChoiceField,
 } from './chat-tool.dto';
 import { TEXT_REQUEST_LIMITS } from '../validation/request-limits.constants';
+import { nullableOneOf } from '../validation/nullable-one-of.schema';
 
 function checkStop(stop: unknown): string | undefined {
   if (stop === undefined || stop === null || typeof stop === 'string') return undefined;
@@ -26,11 +27,10 @@ function StopField(): PropertyDecorator {
     ApiProperty({
       description: 'Generation stops at these strings.',
       required: false,
-      nullable: true,
-      oneOf: [
+      ...nullableOneOf(
         { type: 'string' },
         { type: 'array', items: { type: 'string' }, maxItems: TEXT_REQUEST_LIMITS.stopSequences },
-      ],
+      ),
     }),
     ValidateRule('stop', checkStop),
   );

@@ -30,10 +30,11 @@ function ChatContentField(): PropertyDecorator {
     ApiProperty({
       description: 'Text, or text and image parts.',
       required: false,
-      nullable: true,
       ...CHAT_CONTENT_SCHEMA,
     }),
-    ValidateRule('chatContent', (content) => (content == null ? undefined : checkChatContent(content))),
+    ValidateRule('chatContent', (content, _message, context) =>
+      content == null ? undefined : checkChatContent(content, context),
+    ),
   );
 }
 

@@ -11,6 +11,7 @@ import {
   ToolChoiceMode,
 } from './chat-values.constants';
 import { TEXT_REQUEST_LIMITS } from '../validation/request-limits.constants';
+import { nullableOneOf } from '../validation/nullable-one-of.schema';
 
 const FUNCTION_NAME = { nonEmpty: true, maxLength: 64 };
 const IDENTIFIER = { nonEmpty: true, maxLength: TEXT_REQUEST_LIMITS.identifierLength };
@@ -77,8 +78,7 @@ export function ToolChoiceField(): PropertyDecorator {
     ApiProperty({
       description: 'Whether and which tool to call.',
       required: false,
-      nullable: true,
-      oneOf: [
+      ...nullableOneOf(
         { type: 'string', enum: [...TOOL_CHOICE_MODES] },
         {
           type: 'object',
@@ -87,7 +87,7 @@ export function ToolChoiceField(): PropertyDecorator {
             function: { type: 'object', properties: { name: { type: 'string' } } },
           },
         },
-      ],
+      ),
     }),
     ValidateRule('toolChoice', checkToolChoice),
   );

@@ -5,6 +5,7 @@ import { StringField } from '../validation/scalar-field.decorator';
 import { checkList, checkString } from '../validation/value-checks.util';
 import { ImageRequestFieldsDto } from './image-request-fields.dto';
 import { IMAGE_REQUEST_LIMITS } from './image-values.constants';
+import { nullableOneOf } from '../validation/nullable-one-of.schema';
 
 /** Reference images: one string or a list, each Base64 (a `data:` URL or bare) or an http(s) URL. */
 function checkReferenceImages(value: unknown): string | undefined {
@@ -20,11 +21,10 @@ function ReferenceImagesField(): PropertyDecorator {
       description:
         'Reference images: Base64 strings (`img-2`, `img-2-pro`, `eta-iota-*`, `zeta-4-2-image`) or URLs (`beta-*`).',
       required: false,
-      nullable: true,
-      oneOf: [
+      ...nullableOneOf(
         { type: 'string' },
         { type: 'array', items: { type: 'string' }, maxItems: IMAGE_REQUEST_LIMITS.referenceImages },
-      ],
+      ),
     }),
     ValidateRule('image', checkReferenceImages),
   );

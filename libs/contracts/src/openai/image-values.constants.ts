@@ -1,3 +1,5 @@
+import { STORED_FIELD_LIMITS } from '../validation/stored-field-limits.constants';
+
 /** `response_format` values of the image routes; `base64` is the same as `b64_json`. */
 export const IMAGE_RESPONSE_FORMATS = ['url', 'b64_json', 'base64'] as const;
 
@@ -13,7 +15,8 @@ export const IMAGE_REQUEST_LIMITS = Object.freeze({
   images: 100,
   /** Reference images (`image` of a generation, `image`/`image[]` files of an edit). */
   referenceImages: 16,
-  promptLength: 100_000,
+  /** The one prompt cap of every task route. */
+  promptLength: STORED_FIELD_LIMITS.promptLength,
   /** `model`, `size`, `quality`, `style`, `background`, `ratio`, `resolution`. */
   textLength: 256,
   /** A reference image given by URL. */

@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { OPTIONAL_OR_NULL } from '../validation/field.decorator';
 import { JsonObjectField, NestedListField } from '../validation/nested-field.decorator';
 import { BooleanField, StringField, StringListField } from '../validation/scalar-field.decorator';
+import { PASS_THROUGH_CAP } from '../validation/stored-field-limits.constants';
 import { VideoModelPromptDto } from './video-create-request.dto';
 import { VideoSecondsField } from './video-request-fields.check';
 import { VIDEO_REQUEST_LIMITS } from './video-values.constants';
@@ -69,9 +70,15 @@ export class UnifiedVideoCreateRequestDto extends VideoModelPromptDto {
   @StringField({ description: 'delta: a style preset.', ...TEXT })
   style?: string | null;
 
-  @ApiProperty({ description: 'delta: a storyboard, passed on as sent.', required: false })
+  @ApiProperty({
+    description: `delta: a storyboard, passed on as sent. ${PASS_THROUGH_CAP}`,
+    required: false,
+  })
   storyboard?: unknown;
 
-  @JsonObjectField({ description: 'Extended parameters, as on `POST /v1/videos`.', ...OPTIONAL_OR_NULL })
+  @JsonObjectField({
+    description: `Extended parameters, as on \`POST /v1/videos\`. ${PASS_THROUGH_CAP}`,
+    ...OPTIONAL_OR_NULL,
+  })
   metadata?: Record<string, unknown> | null;
 }

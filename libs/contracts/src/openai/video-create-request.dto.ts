@@ -1,4 +1,5 @@
 import { OPTIONAL_OR_NULL } from '../validation/field.decorator';
+import { PASS_THROUGH_CAP } from '../validation/stored-field-limits.constants';
 import { JsonObjectField } from '../validation/nested-field.decorator';
 import { StringField, StringListField } from '../validation/scalar-field.decorator';
 import { InputReferenceField, VideoSecondsField } from './video-request-fields.check';
@@ -18,7 +19,7 @@ export class VideoModelPromptDto {
   model: string;
 
   @StringField({
-    description: 'What the video shows. NUL and unpaired surrogate characters are refused.',
+    description: `What the video shows, at most ${VIDEO_REQUEST_LIMITS.promptLength} characters. NUL and unpaired surrogate characters are refused.`,
     nonEmpty: true,
     maxLength: VIDEO_REQUEST_LIMITS.promptLength,
     storable: true,
@@ -70,8 +71,7 @@ export class VideoCreateRequestDto extends VideoModelPromptDto {
   input_reference?: unknown;
 
   @JsonObjectField({
-    description:
-      'Extended parameters (`output_config`, `last_frame_url`, `video_url`, `scene_type` …), passed to wires that have a place for them.',
+    description: `Extended parameters (\`output_config\`, \`last_frame_url\`, \`video_url\`, \`scene_type\` …), passed to wires that have a place for them. ${PASS_THROUGH_CAP}`,
     ...OPTIONAL_OR_NULL,
   })
   metadata?: Record<string, unknown> | null;
@@ -80,7 +80,7 @@ export class VideoCreateRequestDto extends VideoModelPromptDto {
 /** Body of `POST /v1/videos/{video_id}/remix` (JSON): a new video from a completed one of yours. */
 export class VideoRemixRequestDto {
   @StringField({
-    description: 'What to change.',
+    description: `What to change, at most ${VIDEO_REQUEST_LIMITS.promptLength} characters.`,
     nonEmpty: true,
     maxLength: VIDEO_REQUEST_LIMITS.promptLength,
     storable: true,
@@ -97,6 +97,9 @@ export class VideoRemixRequestDto {
   @VideoSecondsField('Duration of the remix in seconds, where the family takes one.')
   seconds?: string | number | null;
 
-  @JsonObjectField({ description: 'Extended parameters, as on create.', ...OPTIONAL_OR_NULL })
+  @JsonObjectField({
+    description: `Extended parameters, as on create. ${PASS_THROUGH_CAP}`,
+    ...OPTIONAL_OR_NULL,
+  })
   metadata?: Record<string, unknown> | null;
 }

@@ -3,6 +3,7 @@ import { combinePropertyDecorators } from '../validation/field.decorator';
 import { ValidateRule } from '../validation/rule.decorator';
 import { checkInteger, checkString, isJsonObject, problemAt } from '../validation/value-checks.util';
 import { VIDEO_REQUEST_LIMITS } from './video-values.constants';
+import { nullableOneOf } from '../validation/nullable-one-of.schema';
 
 const WHOLE_SECONDS = /^\d{1,6}$/;
 
@@ -24,11 +25,10 @@ export function VideoSecondsField(description: string): PropertyDecorator {
     ApiProperty({
       description,
       required: false,
-      nullable: true,
-      oneOf: [
+      ...nullableOneOf(
         { type: 'string', pattern: WHOLE_SECONDS.source },
         { type: 'integer', minimum: 1, maximum: VIDEO_REQUEST_LIMITS.maxSeconds },
-      ],
+      ),
     }),
     ValidateRule('videoSeconds', (value) =>
       value === undefined || value === null ? undefined : checkVideoSeconds(value),
@@ -58,9 +58,9 @@ export function InputReferenceField(): PropertyDecorator {
         '`data:image/…;base64,` URI, or `{image_url}`. One image is the first frame, two are the first and ' +
         'last frames, more are references, unless the family decides otherwise.',
       required: false,
-      nullable: true,
-      oneOf: [
-        { type: 'string' },
+      // anyOf, not oneOf: a URL and a file are both strings, told apart by the body's content type.
+      anyOf: [
+        { type: 'string', nullable: true },
         { type: 'object', properties: { image_url: { type: 'string' } } },
         { type: 'string', format: 'binary' },
       ],

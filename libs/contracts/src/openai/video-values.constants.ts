@@ -1,3 +1,5 @@
+import { STORED_FIELD_LIMITS } from '../validation/stored-field-limits.constants';
+
 /** Video task statuses a client sees (gateway interface, "Video task object"). */
 export const VIDEO_STATUSES = ['queued', 'processing', 'completed', 'failed', 'cancelled'] as const;
 
@@ -11,7 +13,8 @@ export const VIDEO_LIST_ORDERS = ['asc', 'desc'] as const;
  * finer (seconds it does not offer, more images than its wire takes).
  */
 export const VIDEO_REQUEST_LIMITS = Object.freeze({
-  promptLength: 100_000,
+  /** The one prompt cap of every task route. */
+  promptLength: STORED_FIELD_LIMITS.promptLength,
   /** `model`, `size`, `aspect_ratio`, `orientation`, `style`, subject ids. */
   textLength: 256,
   /** A duration (`seconds`, `duration`, `metadata.seconds` …), in whole seconds. */

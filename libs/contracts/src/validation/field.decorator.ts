@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
 import { ValidateIf } from 'class-validator';
+import type { BodyCheckContext } from './forwarded-url.check';
 import { RecordCondition } from './plain-rules.registry';
 import { ValidateRule } from './rule.decorator';
-import { ValueCheck } from './value-checks.util';
 
 export interface FieldOptions {
   /** One short sentence for the OpenAPI document. */
@@ -34,7 +34,8 @@ export function Field(
   options: FieldOptions,
   schema: ApiPropertyOptions,
   ruleName: string,
-  check: ValueCheck,
+  /** A ValueCheck; a check that needs the operator's settings also takes the context (ForwardedUrlField). */
+  check: (value: unknown, context: BodyCheckContext) => string | undefined,
 ): PropertyDecorator {
   const { description, optional, nullable, example } = options;
   const decorators = [
@@ -46,7 +47,9 @@ export function Field(
       ...(example !== undefined ? { example } : {}),
       ...(options.default !== undefined ? { default: options.default } : {}),
     } as ApiPropertyOptions),
-    ValidateRule(ruleName, (value) => (value === undefined ? 'is required' : check(value))),
+    ValidateRule(ruleName, (value, _object, context) =>
+      value === undefined ? 'is required' : check(value, context),
+    ),
   ];
   if (optional || nullable) {
     const validated = (_object: object, value: unknown) => !isSkipped(value, options);

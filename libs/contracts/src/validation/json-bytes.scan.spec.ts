@@ -44,7 +44,26 @@ describe('findJsonBytesShapeProblem', () => {
       'b must have at most 3 items',
     ],
     ['multi-byte text', '{"é":["日本","語","😀","x"]}', 'é must have at most 3 items'],
-    ['a reserved key, left to the parsed walk', '{"__proto__":{"a":1}}', undefined],
+    [
+      'a reserved key',
+      '{"__proto__":{"a":1}}',
+      "__proto__ uses the reserved key '__proto__', which the gateway cannot accept anywhere in a body",
+    ],
+    [
+      'a reserved key deep inside',
+      '{"a":[{"b":1},{"constructor":2}]}',
+      "a[1].constructor uses the reserved key 'constructor', which the gateway cannot accept anywhere in a body",
+    ],
+    [
+      'a reserved key written with escapes',
+      '{"x":{"\\u005f_proto\\u005f\\u005f":1}}',
+      "x.__proto__ uses the reserved key '__proto__', which the gateway cannot accept anywhere in a body",
+    ],
+    [
+      'keys that only look like reserved ones',
+      '{"__proto_x":1,"constructors":"__proto__","prototype":2}',
+      undefined,
+    ],
   ])('finds the same problem as the walk of the parsed value in %s', (_case, text, message) => {
     const fromBytes = findJsonBytesShapeProblem(bytesOf(text), small);
     expect(fromBytes?.message).toBe(message);

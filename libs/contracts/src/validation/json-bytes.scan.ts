@@ -1,6 +1,6 @@
 import { BODY_SHAPE_LIMITS, BodyShapeLimits } from './body-limits.constants';
 import type { FieldProblem } from './field-problems.util';
-import { PathSegment, shapeProblem, ShapeFaultKind } from './shape-problems.util';
+import { PathSegment, RESERVED_KEYS, shapeProblem, ShapeFaultKind } from './shape-problems.util';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -97,12 +97,32 @@ function keyAt(bytes: Buffer, start: number, end: number): string {
   }
 }
 
+/** The lengths of the reserved keys; a key may also write each character as `\\uXXXX` (six bytes). */
+const RESERVED_KEY_LENGTHS: ReadonlySet<number> = new Set([...RESERVED_KEYS].map((key) => key.length));
+const LONGEST_ESCAPED_RESERVED_KEY = Math.max(...RESERVED_KEY_LENGTHS) * 6;
+
+/**
+ * Whether the key whose quotes are at `start` and `end - 1` is a reserved one (RESERVED_KEYS), read
+ * only when its bytes could spell one: `"\\u005f_proto__"` is `__proto__` once parsed.
+ */
+function isReservedKeyAt(bytes: Buffer, start: number, end: number): boolean {
+  const length = end - start - 2;
+  if (length > LONGEST_ESCAPED_RESERVED_KEY) return false;
+  if (!bytes.subarray(start + 1, end - 1).includes(BACKSLASH)) {
+    return (
+      RESERVED_KEY_LENGTHS.has(length) && RESERVED_KEYS.has(bytes.toString('latin1', start + 1, end - 1))
+    );
+  }
+  return RESERVED_KEYS.has(keyAt(bytes, start, end));
+}
+
 /**
  * The shape limits of `BODY_SHAPE_LIMITS` checked on the raw bytes, before `JSON.parse` builds
  * anything: a body of millions of empty items is refused after reading its first 10,001, in
  * microseconds, instead of costing seconds and hundreds of megabytes to parse. Hand-written because
  * the JSON parsers at hand (V8's, and the streaming ones on npm) have no such limits. Not a JSON
  * validator: malformed input passes unless it breaks a limit on the way, and `JSON.parse` reports it.
+ * A reserved key (`__proto__`, `constructor`) is refused here too, so no JSON route can take one.
  */
 export function findJsonBytesShapeProblem(
   bytes: Buffer,
@@ -138,6 +158,7 @@ export function findJsonBytesShapeProblem(
       if (++stack.entries[innermost] > limits.maxEntries) return fault('fields', innermost);
       stack.keyStart[innermost] = position;
       stack.keyEnd[innermost] = end + 1;
+      if (isReservedKeyAt(bytes, position, end + 1)) return fault('reservedKey', innermost + 1);
       expectingKey = false;
       position = end + 1;
       continue;

@@ -46,6 +46,7 @@ export interface HeldJsonBytes {
 
 const DATA_SCHEME = Buffer.from('data:');
 
+// perf-machinery: json-long-strings (docs/performance-machinery.md)
 /**
  * JSON.parse of UTF-8 bytes with the same result, without decoding the whole body into one string:
  * string values of LONG_STRING_BYTES or more (`data:` images) are decoded on their own, straight from
@@ -61,6 +62,7 @@ export function parseJsonBytes(bytes: Buffer, decode: (bytes: Uint8Array) => str
   return parse(bytes, decode, undefined).value;
 }
 
+// perf-machinery: images-held-as-bytes (docs/performance-machinery.md)
 /**
  * parseJsonBytes, except that each long `data:` value at a place `holds` takes, and that ByteStrings
  * can hold (printable ASCII), is not decoded at all: it stays the body's bytes, a token of the answered

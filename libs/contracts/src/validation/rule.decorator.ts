@@ -1,9 +1,17 @@
 import 'reflect-metadata';
 import { registerDecorator, ValidateBy, ValidationArguments } from 'class-validator';
+import { type BodyCheckContext, STRICT_BODY_CHECKS } from './forwarded-url.check';
 import { RecordRule } from './plain-rules.registry';
 
-/** Answers `undefined` when acceptable, else the problem in words (see `ValueCheck`). */
-export type Rule = (value: unknown, object: Record<string, unknown>) => string | undefined;
+/**
+ * Answers `undefined` when acceptable, else the problem in words (see `ValueCheck`). `context` carries
+ * the operator's settings a few rules need (a URL handed to an upstream): checkBody passes the route's.
+ */
+export type Rule = (
+  value: unknown,
+  object: Record<string, unknown>,
+  context: BodyCheckContext,
+) => string | undefined;
 
 /**
  * Property name under which rules about a whole object are registered. class-validator only knows
@@ -24,8 +32,11 @@ export function ValidateRule(name: string, rule: Rule): PropertyDecorator {
   const validateBy = ValidateBy({
     name,
     validator: {
-      validate: (value: unknown, args?: ValidationArguments) => rule(value, objectOf(args)) === undefined,
-      defaultMessage: (args?: ValidationArguments) => rule(args?.value, objectOf(args)) ?? '',
+      // class-validator has no per-call context: its path applies the policy without exceptions.
+      validate: (value: unknown, args?: ValidationArguments) =>
+        rule(value, objectOf(args), STRICT_BODY_CHECKS) === undefined,
+      defaultMessage: (args?: ValidationArguments) =>
+        rule(args?.value, objectOf(args), STRICT_BODY_CHECKS) ?? '',
     },
   });
   const recordRule = RecordRule(rule);

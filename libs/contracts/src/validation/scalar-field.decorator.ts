@@ -1,4 +1,5 @@
 import { Field, FieldOptions } from './field.decorator';
+import { checkForwardedUrlValue } from './forwarded-url.check';
 import {
   checkBase64,
   checkBoolean,
@@ -75,4 +76,19 @@ export function IsoDateField(options: FieldOptions): PropertyDecorator {
 
 export function HttpUrlField(options: FieldOptions): PropertyDecorator {
   return Field(options, { type: String, format: 'uri' }, 'httpUrl', checkHttpUrl);
+}
+
+/**
+ * A URL the gateway hands to an upstream, which fetches it: a string within `maxLength` that passes
+ * the one forwarded-URL policy (docs/urls.md) with the operator's exceptions of the route's context.
+ */
+export function ForwardedUrlField(options: FieldOptions & { maxLength: number }): PropertyDecorator {
+  const rules = { nonEmpty: true, maxLength: options.maxLength };
+  const schema = { type: String, format: 'uri', minLength: 1, maxLength: options.maxLength };
+  return Field(
+    options,
+    schema,
+    'forwardedUrl',
+    (value, context) => checkString(value, rules) ?? checkForwardedUrlValue(value as string, context),
+  );
 }

@@ -79,6 +79,22 @@ describe('validateBody', () => {
     ]);
   });
 
+  it('refuses NUL and unpaired surrogates in any string or key only when asked, naming where', () => {
+    const unstorable = (body: unknown) => {
+      const result = validateBody(TreeDto, body, { refuseUnstorableText: true });
+      return result.ok ? [] : result.problems;
+    };
+    const problem = 'must not contain NUL (U+0000) or unpaired surrogate characters';
+    expect(unstorable({ name: 'o\u0000ak' })).toEqual([{ field: 'name', message: `name ${problem}` }]);
+    expect(unstorable({ name: 'oak', notes: { list: ['fine', 'x\ud800'] } })).toEqual([
+      { field: 'notes.list[1]', message: `notes.list[1] ${problem}` },
+    ]);
+    expect(unstorable({ name: 'oak', extra: { 'a\u0000': 1 } })).toEqual([
+      { field: 'extra["a\\u0000"]', message: `extra["a\\u0000"] ${problem}` },
+    ]);
+    expect(validateBody(TreeDto, { name: 'o\u0000ak' }).ok).toBe(true);
+  });
+
   it('refuses nesting beyond the depth limit with its path, instead of overflowing the stack', () => {
     let deep: unknown = {};
     for (let level = 0; level < 10_000; level++) deep = { root: deep };

@@ -1,8 +1,9 @@
 import { ClassConstructor, ClassTransformOptions, plainToInstance } from 'class-transformer';
 import { validateSync, ValidatorOptions } from 'class-validator';
-import { FieldProblem, toFieldProblems, WHOLE_BODY_FIELD } from './field-problems.util';
+import { FieldProblem, toFieldProblems, toProblem, WHOLE_BODY_FIELD } from './field-problems.util';
 import { BODY_SHAPE_LIMITS } from './body-limits.constants';
 import { findShapeProblem } from './json-shape.check';
+import { findUnstorableText, UNSTORABLE_TEXT_PROBLEM } from './storable-text.check';
 import { isJsonObject } from './value-checks.util';
 
 export type { FieldProblem } from './field-problems.util';
@@ -15,6 +16,11 @@ export interface ValidateBodyOptions {
    * the value, because the native pass-through forwards fields the gateway does not know yet.
    */
   refuseUnknownFields?: boolean;
+  /**
+   * Refuse NUL and unpaired surrogates in every string and key, at any depth (admin bodies and
+   * queries): each value is written to Postgres as sent, and a text column refuses them.
+   */
+  refuseUnstorableText?: boolean;
 }
 
 /** Wrong types are refused, never coerced: only explicit `@Type`/`@Transform` decorators convert. */
@@ -52,6 +58,10 @@ export function validateBody<T extends object>(
     refuseObjectMemberKeys: options.refuseUnknownFields,
   });
   if (shapeProblem !== undefined) return { ok: false, problems: [shapeProblem] };
+  const unstorable = options.refuseUnstorableText ? findUnstorableText(plain) : undefined;
+  if (unstorable !== undefined) {
+    return { ok: false, problems: [toProblem(unstorable, UNSTORABLE_TEXT_PROBLEM)] };
+  }
   const value = plainToInstance(dtoClass, plain, TRANSFORM_OPTIONS);
   const errors = validateSync(
     value,

@@ -40,6 +40,7 @@ export function batchedDestination(dest: number | string): ReturnType<typeof pin
   return pino.destination({ dest, sync: false, minLength: 4096, periodicFlush: LOG_BATCH_MAX_DELAY_MS });
 }
 
+// perf-machinery: access-line-unredacted (docs/performance-machinery.md)
 /**
  * The logger for the one line per request: same destination, name and level as `logger`, without its
  * redaction by path or its scrub of every finished line. That line has a fixed set of fields, all

@@ -1,3 +1,4 @@
+// perf-machinery: series-cache (docs/performance-machinery.md)
 /**
  * The labelled series of a metric by label set, built once: prom-client hashes the label object on
  * every `inc`/`observe` call otherwise, which showed in the profile of every request. Meant for label

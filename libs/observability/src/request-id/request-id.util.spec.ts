@@ -1,7 +1,7 @@
 import { newRequestId, requestIdFrom } from './request-id.util';
 
-/** A per-process random prefix (16 characters) and a base-36 counter. */
-const GENERATED = /^req_[A-Za-z0-9_-]{16}[0-9a-z]+$/;
+/** The time in base 36 (8 characters) and 96 random bits in base64url (16 characters). */
+const GENERATED = /^req_[0-9a-z]{8}[A-Za-z0-9_-]{16}$/;
 
 describe('requestIdFrom', () => {
   it.each(['abc-123', 'trace.7f_2A', 'x'.repeat(128), '0'])('keeps the sane incoming id %s', (incoming) => {
@@ -34,5 +34,24 @@ describe('requestIdFrom', () => {
     const ids = new Set(Array.from({ length: 1000 }, () => newRequestId()));
 
     expect(ids.size).toBe(1000);
+  });
+
+  it('generates short ids: req_ and 24 characters', () => {
+    // More ids than one draw of random bytes serves, so that a refill is crossed too.
+    for (let count = 0; count < 300; count += 1) expect(newRequestId()).toMatch(GENERATED);
+  });
+
+  it('generates ids that tell a client nothing of the traffic between its requests', () => {
+    const ids = Array.from({ length: 1000 }, () => newRequestId());
+    const randomParts = ids.map((id) => id.slice(-16));
+    const pairs = randomParts.slice(1).map((part, index) => [randomParts[index], part] as const);
+    // A counter makes consecutive ids alike but for their last characters, and mostly increasing.
+    const alikeCharacters = pairs.map(
+      ([before, after]) => [...before].filter((character, position) => character === after[position]).length,
+    );
+    const increasing = pairs.filter(([before, after]) => before < after).length;
+    expect(Math.max(...alikeCharacters)).toBeLessThan(8);
+    expect(increasing / pairs.length).toBeGreaterThan(0.4);
+    expect(increasing / pairs.length).toBeLessThan(0.6);
   });
 });

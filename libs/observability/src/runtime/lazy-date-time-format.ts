@@ -1,5 +1,6 @@
 type DateTimeFormatConstructor = typeof Intl.DateTimeFormat;
 
+// perf-machinery: lazy-date-format (docs/performance-machinery.md)
 /**
  * Runs `load` (an import) while `new Intl.DateTimeFormat(...)` returns a formatter that is built on its
  * first use, then puts the real constructor back.

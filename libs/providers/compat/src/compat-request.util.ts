@@ -32,6 +32,7 @@ function withStreamUsageMember(rawBody: Buffer): Buffer | undefined {
     : undefined;
 }
 
+// perf-machinery: stream-usage-splice (docs/performance-machinery.md)
 /**
  * The chat completions body. The client's bytes go out untouched unless the wire needs a change: the
  * channel maps the model to another id, or a stream lacks the usage chunk that billing needs (the

@@ -3,6 +3,7 @@ import type { TextRead } from './byte-strings';
 /** The Base64 alphabet, padding left out. */
 const BASE64_RUN = /^[A-Za-z0-9+/]*$/;
 
+// perf-machinery: base64-slices (docs/performance-machinery.md)
 /**
  * Characters one regular expression run reads. Images arrive as megabytes of Base64, and a single run
  * over all of them now and then threw "Maximum call stack size exceeded" from inside RegExp#test (seen

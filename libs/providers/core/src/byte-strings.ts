@@ -24,6 +24,7 @@ const TILDE = 0x7e;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
+// perf-machinery: images-held-as-bytes (docs/performance-machinery.md)
 /**
  * Long string values of one client's JSON body that the gateway holds as the body's own bytes rather
  * than as strings: a 20 MB `data:` image decoded into a string is one more copy of it in the process

@@ -4,6 +4,7 @@ export interface WeightedCandidate {
   readonly weight: number;
 }
 
+// perf-machinery: order-candidates (docs/performance-machinery.md)
 /**
  * The order in which to try candidates: highest priority first; within one priority a weighted random
  * order (sampling without replacement), so traffic splits by weight and failover still reaches every

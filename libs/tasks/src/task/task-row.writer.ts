@@ -106,6 +106,7 @@ function requestTextOf(request: JsonObject): { text: string; strings: string[] }
   return { text, strings };
 }
 
+// perf-machinery: task-row-copy (docs/performance-machinery.md)
 /**
  * The request's JSON text in COPY's text format, in pieces: each long string's JSON text made a slice
  * of LONG_STRING_CHARS at a time, each value held as bytes (`byteStrings`) written from the client's
@@ -157,6 +158,7 @@ function isRowError(error: unknown): boolean {
   return typeof code === 'string' && ROW_ERROR_CLASSES.includes(code.slice(0, 2));
 }
 
+// perf-machinery: task-row-batches (docs/performance-machinery.md)
 /**
  * Writes new task rows with plain INSERTs rather than through Prisma: a request can hold megabytes of
  * `data:` images, and Prisma's query compiler copies every argument into its WebAssembly memory, which
@@ -253,6 +255,7 @@ function taskOf(row: NewTask, now: Date): Task {
     requestHash: row.requestHash ?? null,
     remixedFromId: row.remixedFromId ?? null,
     deletedAt: null,
+    requestClearedAt: null,
     deadlineAt: row.deadlineAt,
     createdAt: now,
     updatedAt: now,

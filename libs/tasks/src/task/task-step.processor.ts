@@ -2,7 +2,6 @@ import type { Task } from '@gateway/db';
 import {
   UpstreamError,
   type TaskAdapter,
-  type TaskAdapterContext,
   type TaskPollResult,
   type UpstreamFailure,
 } from '@gateway/providers-core';
@@ -10,6 +9,7 @@ import { errorMessageOf } from '@gateway/observability';
 import { DelayedError, type Job } from 'bullmq';
 import type { TaskStepJob } from '../jobs/task-step.job';
 import type { JsonHandle, JsonObject } from './json-value';
+import { bindTaskAdapter, type BoundTaskAdapter } from './task-adapter.binding';
 import { nextPollDelayMs } from './poll-delay.util';
 import { producedByTask } from './task-produced.util';
 import { isTaskStatus, TERMINAL_TASK_STATUSES, type TaskStatus } from './task-status';
@@ -20,13 +20,6 @@ import {
   type TaskStepResult,
   type TaskStepTiming,
 } from './task-step.types';
-
-/** An adapter together with what calling the task's channel takes. */
-interface BoundAdapter {
-  adapter: TaskAdapter;
-  context: TaskAdapterContext;
-  upstreamModel: string;
-}
 
 type OpenStatus = Exclude<TaskStatus, 'completed' | 'failed' | 'cancelled'>;
 
@@ -83,19 +76,14 @@ export class TaskStepProcessor {
   }
 
   /** The adapter of the task's channel type, or why there is none. */
-  private async bind(task: Task): Promise<BoundAdapter | string> {
-    const channelType = await this.deps.channels.channelTypeOf(task);
-    if (channelType === undefined) return 'the channel of the task no longer exists';
-    const adapter = this.deps.adapters.get(channelType);
-    if (!adapter) return `no asynchronous adapter for channel type ${channelType}`;
-    const { context, upstreamModel } = await this.deps.channels.connect(task);
-    return { adapter, context: { ...context, submissionKey: task.id }, upstreamModel };
+  private bind(task: Task): Promise<BoundTaskAdapter | string> {
+    return bindTaskAdapter(task, this.deps.adapters, this.deps.channels);
   }
 
   private async startSubmission(
     task: Task,
     status: OpenStatus,
-    bound: BoundAdapter,
+    bound: BoundTaskAdapter,
   ): Promise<TaskStepResult> {
     if (status === 'queued') {
       // The claim is stored before the upstream call: a re-run that finds `processing` without a
@@ -111,7 +99,7 @@ export class TaskStepProcessor {
     return this.recoverSubmission(task, bound);
   }
 
-  private async submit(task: Task, bound: BoundAdapter): Promise<TaskStepResult> {
+  private async submit(task: Task, bound: BoundTaskAdapter): Promise<TaskStepResult> {
     let handle: JsonHandle;
     try {
       const request = { upstreamModel: bound.upstreamModel, request: task.request as JsonObject };
@@ -142,7 +130,7 @@ export class TaskStepProcessor {
    * or resubmit anyway to an upstream that de-duplicates by the submission key (it answers with the
    * task the interrupted run created, if any). The reclaim lets one run only do it.
    */
-  private async recoverSubmission(task: Task, bound: BoundAdapter): Promise<TaskStepResult> {
+  private async recoverSubmission(task: Task, bound: BoundTaskAdapter): Promise<TaskStepResult> {
     const { adapter, context } = bound;
     if (adapter.findSubmission) {
       const found = await adapter.findSubmission(task.id, context);
@@ -165,7 +153,7 @@ export class TaskStepProcessor {
     return this.waitFor(nextPollDelayMs(task, this.now(), this.timing));
   }
 
-  private async poll(task: Task, handle: JsonHandle, bound: BoundAdapter): Promise<TaskStepResult> {
+  private async poll(task: Task, handle: JsonHandle, bound: BoundTaskAdapter): Promise<TaskStepResult> {
     let result: TaskPollResult;
     try {
       result = await bound.adapter.poll(handle, bound.context);
@@ -202,7 +190,7 @@ export class TaskStepProcessor {
     return this.abandon(task, status, DEADLINE_EXCEEDED);
   }
 
-  private async pollOnce(task: Task, bound: BoundAdapter): Promise<TaskPollResult | undefined> {
+  private async pollOnce(task: Task, bound: BoundTaskAdapter): Promise<TaskPollResult | undefined> {
     try {
       return await bound.adapter.poll(task.upstreamHandle as JsonHandle, bound.context);
     } catch (error) {

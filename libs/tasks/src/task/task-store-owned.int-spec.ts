@@ -89,24 +89,6 @@ describe('TaskStore: an account’s own tasks (Postgres)', () => {
     expect(listed.map((task) => task.id)).toEqual([running.id]);
   });
 
-  it('cancels from either open status once, and never a finished task', async () => {
-    const queued = await created();
-    const processing = await created();
-    await store.transition(processing.id, 'queued', 'processing');
-    const finished = await created();
-    await store.transition(finished.id, 'queued', 'failed');
-
-    const races = await Promise.all([store.cancel(queued.id), store.cancel(queued.id)]);
-    expect(races.filter(Boolean)).toHaveLength(1);
-    expect(await store.cancel(processing.id, { failureReason: 'cancelled by the client' })).toBe(true);
-    expect(await store.cancel(finished.id)).toBe(false);
-    expect(await store.findById(processing.id)).toMatchObject({
-      status: 'cancelled',
-      failureReason: 'cancelled by the client',
-    });
-    expect((await store.findById(finished.id))?.status).toBe('failed');
-  });
-
   it('finds a task by its key’s idempotency key', async () => {
     const task = await created({ idempotencyKey: 'idem-owned' });
     expect((await store.findByIdempotencyKey('key_1', 'idem-owned'))?.id).toBe(task.id);

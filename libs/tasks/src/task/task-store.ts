@@ -138,18 +138,6 @@ export class TaskStore {
     return count === 1;
   }
 
-  /**
-   * Cancels a task that has not ended, from whichever open status it is in, in one compare-and-swap.
-   * Returns whether this caller cancelled it; only that caller releases the hold.
-   */
-  async cancel(taskId: string, patch: TaskPatch = {}): Promise<boolean> {
-    const { count } = await this.prisma.task.updateMany({
-      where: { id: taskId, status: { in: [...OPEN_STATUSES] } },
-      data: { ...patch, status: 'cancelled' },
-    });
-    return count === 1;
-  }
-
   /** Idempotent per (keyId, idempotencyKey): a repeated submission gets the first task back. */
   async create(row: NewTask): Promise<CreatedTask> {
     const task = await this.rows.insert(row, new Date());

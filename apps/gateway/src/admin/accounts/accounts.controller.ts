@@ -1,24 +1,30 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
-import {
-  ApiBearerAuth,
-  ApiBody,
-  ApiCreatedResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
 import { AccountView, CreateAccountDto, CreditAccountDto } from '@gateway/contracts';
-import { AdminTokenGuard } from '../../auth/admin-token.guard';
+import { AdminController } from '../shared/admin-controller.decorator';
+import { AccountListQueryDto } from './account-list-query.dto';
+import { AccountListService } from './account-list.service';
+import { AccountPageView } from './account-page.view';
 import { AccountsService } from './accounts.service';
 import { CreditResultView } from './credit-result.view';
 import { UpdateAccountDto } from './update-account.dto';
 
-@ApiTags('admin')
-@ApiBearerAuth()
-@Controller('admin/accounts')
-@UseGuards(AdminTokenGuard)
+@AdminController('accounts')
 export class AccountsController {
-  constructor(private readonly accounts: AccountsService) {}
+  constructor(
+    private readonly accounts: AccountsService,
+    private readonly accountList: AccountListService,
+  ) {}
+
+  @Get()
+  @ApiOperation({
+    summary: 'Accounts, newest first; search by name; pass nextCursor as cursor for the next page',
+  })
+  @ApiQuery({ type: AccountListQueryDto })
+  @ApiOkResponse({ type: AccountPageView })
+  list(@Query() query: unknown): Promise<AccountPageView> {
+    return this.accountList.page(query);
+  }
 
   @Post()
   @ApiOperation({ summary: 'Create an account' })
@@ -45,7 +51,11 @@ export class AccountsController {
 
   @Post(':id/credits')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Add money; a repeated idempotency key changes nothing' })
+  @ApiOperation({
+    summary:
+      'Add money; an exact retry with the same idempotency key changes nothing, the key reused with ' +
+      'another amount, note or account is a 409 idempotency_conflict',
+  })
   @ApiBody({ type: CreditAccountDto })
   @ApiOkResponse({ type: CreditResultView })
   credit(@Param('id') id: string, @Body() body: unknown): Promise<CreditResultView> {

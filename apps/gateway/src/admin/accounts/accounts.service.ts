@@ -1,12 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CreditKeyTakenError, CreditService } from '@gateway/billing';
+import { CreditKeyConflictError, CreditOverflowError, CreditService } from '@gateway/billing';
 import { CreateAccountDto, CreditAccountDto, type AccountView } from '@gateway/contracts';
 import type { Account, PrismaClient } from '@gateway/db';
 import { GatewayError } from '../../errors/gateway-error';
 import { PRISMA } from '../../infrastructure/tokens';
+import { idempotencyKeyConflict } from '../ledger/key-conflict.error';
 import { newAdminId } from '../shared/admin-id.util';
 import { parseAdminInput } from '../shared/admin-input.util';
 import { missingRecordAs } from '../shared/prisma-error.util';
+import { accountNotFound } from './account-not-found.error';
 import { toAccountView } from './account-view.mapper';
 import type { CreditResultView } from './credit-result.view';
 import { UpdateAccountDto } from './update-account.dto';
@@ -48,8 +50,8 @@ export class AccountsService {
   }
 
   /**
-   * Idempotent per `idempotencyKey`: a replay answers `applied: false` and changes nothing; a key that
-   * credited another account is refused.
+   * Idempotent per `idempotencyKey`: an exact replay answers `applied: false` and changes nothing; the key
+   * reused for another account, amount or note is a 409, as for a debit.
    */
   async credit(id: string, body: unknown): Promise<CreditResultView> {
     const input = parseAdminInput(CreditAccountDto, body);
@@ -62,11 +64,7 @@ export class AccountsService {
         note: input.note,
       })
       .catch((error: unknown) => {
-        if (!(error instanceof CreditKeyTakenError)) throw error;
-        throw GatewayError.invalidRequest(
-          `The idempotency key "${input.idempotencyKey}" already credited another account; use a new key for each credit.`,
-          'idempotencyKey',
-        );
+        throw creditRefusal(error, input);
       });
     return { applied, account: toAccountView(await this.findAccount(id)) };
   }
@@ -78,6 +76,17 @@ export class AccountsService {
   }
 }
 
-function accountNotFound(id: string): GatewayError {
-  return new GatewayError('not_found', `No account has the id "${id}".`);
+/** The credit's own refusals as answers; anything else stays an internal error. */
+function creditRefusal(error: unknown, input: CreditAccountDto): unknown {
+  if (error instanceof CreditKeyConflictError)
+    return idempotencyKeyConflict(input.idempotencyKey, error.entry);
+  if (error instanceof CreditOverflowError) {
+    return new GatewayError(
+      'conflict',
+      `amountMicros ${input.amountMicros} would take the account's balance beyond the largest amount it ` +
+        'can hold (9223372036854775807 micros); nothing was credited.',
+      { param: 'amountMicros' },
+    );
+  }
+  return error;
 }

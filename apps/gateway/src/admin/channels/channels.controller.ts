@@ -1,23 +1,29 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import {
-  ApiBearerAuth,
   ApiBody,
   ApiCreatedResponse,
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiTags,
 } from '@nestjs/swagger';
-import { ChannelView, CreateChannelDto, UpdateChannelDto } from '@gateway/contracts';
-import { AdminTokenGuard } from '../../auth/admin-token.guard';
+import {
+  ChannelHealthView,
+  ChannelTestView,
+  ChannelView,
+  CreateChannelDto,
+  TestChannelDto,
+  UpdateChannelDto,
+} from '@gateway/contracts';
+import { AdminController } from '../shared/admin-controller.decorator';
+import { ChannelTestService } from './channel-test.service';
 import { ChannelsService } from './channels.service';
 
-@ApiTags('admin')
-@ApiBearerAuth()
-@Controller('admin/channels')
-@UseGuards(AdminTokenGuard)
+@AdminController('channels')
 export class ChannelsController {
-  constructor(private readonly channels: ChannelsService) {}
+  constructor(
+    private readonly channels: ChannelsService,
+    private readonly tests: ChannelTestService,
+  ) {}
 
   @Post()
   @ApiOperation({ summary: 'Create a channel; the secret is stored encrypted and never shown again' })
@@ -28,17 +34,29 @@ export class ChannelsController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'Every channel, enabled or not' })
-  @ApiOkResponse({ type: ChannelView, isArray: true })
-  list(): Promise<ChannelView[]> {
+  @ApiOperation({ summary: 'Every channel, enabled or not, with its circuit state and recent error rate' })
+  @ApiOkResponse({ type: ChannelHealthView, isArray: true })
+  list(): Promise<ChannelHealthView[]> {
     return this.channels.list();
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'One channel' })
-  @ApiOkResponse({ type: ChannelView })
-  get(@Param('id') id: string): Promise<ChannelView> {
+  @ApiOperation({ summary: 'One channel, with its circuit state and recent error rate' })
+  @ApiOkResponse({ type: ChannelHealthView })
+  get(@Param('id') id: string): Promise<ChannelHealthView> {
     return this.channels.get(id);
+  }
+
+  @Post(':id/test')
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      'One small real call through the channel (a 1-token generation); not billed, and the circuit is left as it is',
+  })
+  @ApiBody({ type: TestChannelDto, required: false })
+  @ApiOkResponse({ type: ChannelTestView })
+  test(@Param('id') id: string, @Body() body: unknown): Promise<ChannelTestView> {
+    return this.tests.test(id, body);
   }
 
   @Patch(':id')

@@ -1,7 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '@gateway/config';
-import { CreateChannelDto, UpdateChannelDto, type ChannelView } from '@gateway/contracts';
+import {
+  CreateChannelDto,
+  UpdateChannelDto,
+  type ChannelHealthView,
+  type ChannelView,
+} from '@gateway/contracts';
 import type { Channel, Prisma, PrismaClient } from '@gateway/db';
 import { CHANNEL_TYPES, isChannelType, isJsonObject, type JsonObject } from '@gateway/providers-core';
 import { ChannelCatalog, decryptSecret, openSecretSettings } from '@gateway/routing';
@@ -10,6 +15,8 @@ import { CONFIG, LOGGER, PRISMA } from '../../infrastructure/tokens';
 import { newAdminId } from '../shared/admin-id.util';
 import { parseAdminInput } from '../shared/admin-input.util';
 import { isUniqueViolation, missingRecordAs } from '../shared/prisma-error.util';
+import { ChannelHealthReader, type ChannelHealth } from './channel-health.reader';
+import { channelNotFound } from './channel-not-found.error';
 import {
   toSealedSecretColumns,
   toSealedSettingsColumn,
@@ -29,6 +36,7 @@ export class ChannelsService {
     @Inject(CONFIG) private readonly config: GatewayConfig,
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly catalog: ChannelCatalog,
+    private readonly health: ChannelHealthReader,
   ) {}
 
   async create(body: unknown): Promise<ChannelView> {
@@ -55,15 +63,25 @@ export class ChannelsService {
     return toChannelView(row);
   }
 
-  async list(): Promise<ChannelView[]> {
+  async list(): Promise<ChannelHealthView[]> {
     const rows = await this.prisma.channel.findMany({ orderBy: [{ priority: 'desc' }, { name: 'asc' }] });
-    return rows.map(toChannelView);
+    return this.withHealth(rows);
   }
 
-  async get(id: string): Promise<ChannelView> {
+  async get(id: string): Promise<ChannelHealthView> {
     const row = await this.prisma.channel.findUnique({ where: { id } });
     if (!row) throw channelNotFound(id);
-    return toChannelView(row);
+    const [view] = await this.withHealth([row]);
+    return view;
+  }
+
+  /** The rows' views with their circuit and recent errors, read for all of them at once. */
+  private async withHealth(rows: readonly Channel[]): Promise<ChannelHealthView[]> {
+    const health = await this.health.healthOf(rows.map((row) => row.id));
+    return rows.map((row) => {
+      const { circuit, recentErrors } = health.get(row.id) as ChannelHealth;
+      return { ...toChannelView(row), circuit, recentErrors };
+    });
   }
 
   async update(id: string, body: unknown): Promise<ChannelView> {
@@ -177,8 +195,4 @@ function assertChannelType(type: string): void {
   if (!isChannelType(type)) {
     throw GatewayError.invalidRequest(`type must be one of ${CHANNEL_TYPES.join(', ')}.`, 'type');
   }
-}
-
-function channelNotFound(id: string): GatewayError {
-  return new GatewayError('not_found', `No channel has the id "${id}".`);
 }

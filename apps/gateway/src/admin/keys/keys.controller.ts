@@ -1,34 +1,18 @@
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  Patch,
-  Post,
-  Query,
-  UseGuards,
-} from '@nestjs/common';
-import {
-  ApiBearerAuth,
   ApiBody,
   ApiCreatedResponse,
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
   ApiQuery,
-  ApiTags,
 } from '@nestjs/swagger';
 import { CreateKeyDto, CreatedKeyView, KeyView, UpdateKeyDto } from '@gateway/contracts';
-import { AdminTokenGuard } from '../../auth/admin-token.guard';
+import { AdminController } from '../shared/admin-controller.decorator';
 import { KeyListQueryDto } from './key-list-query.dto';
 import { KeysService } from './keys.service';
 
-@ApiTags('admin')
-@ApiBearerAuth()
-@Controller('admin/keys')
-@UseGuards(AdminTokenGuard)
+@AdminController('keys')
 export class KeysController {
   constructor(private readonly keys: KeysService) {}
 

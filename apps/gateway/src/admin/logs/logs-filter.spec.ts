@@ -11,6 +11,8 @@ describe('toLogsWhere', () => {
     const where = toLogsWhere(
       query({
         keyId: 'key_1',
+        accountId: 'acct_1',
+        requestId: 'req_1',
         model: 'm',
         channelId: 'ch_1',
         status: 200,
@@ -22,6 +24,8 @@ describe('toLogsWhere', () => {
     );
     expect(where).toEqual({
       keyId: 'key_1',
+      accountId: 'acct_1',
+      requestId: 'req_1',
       model: 'm',
       channelId: 'ch_1',
       httpStatus: 200,

@@ -9,6 +9,8 @@ export function toLogsWhere(query: LogsQueryDto): Prisma.RequestLogWhereInput {
   if (query.to !== undefined) createdAt.lt = new Date(query.to);
   return {
     keyId: query.keyId,
+    accountId: query.accountId,
+    requestId: query.requestId,
     model: query.model,
     channelId: query.channelId,
     httpStatus: query.status,

@@ -1,13 +1,10 @@
-import { Controller, Get, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Get, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
 import { LogPageView, LogsQueryDto } from '@gateway/contracts';
-import { AdminTokenGuard } from '../../auth/admin-token.guard';
+import { AdminController } from '../shared/admin-controller.decorator';
 import { LogsService } from './logs.service';
 
-@ApiTags('admin')
-@ApiBearerAuth()
-@Controller('admin/logs')
-@UseGuards(AdminTokenGuard)
+@AdminController('logs')
 export class LogsController {
   constructor(private readonly logs: LogsService) {}
 

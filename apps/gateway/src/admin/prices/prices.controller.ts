@@ -1,14 +1,11 @@
-import { Body, Controller, Get, Put, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Get, Put } from '@nestjs/common';
+import { ApiBody, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { PutPricesDto } from '@gateway/contracts';
-import { AdminTokenGuard } from '../../auth/admin-token.guard';
+import { AdminController } from '../shared/admin-controller.decorator';
 import { PricesService } from './prices.service';
 import { PricesView } from './prices.view';
 
-@ApiTags('admin')
-@ApiBearerAuth()
-@Controller('admin/prices')
-@UseGuards(AdminTokenGuard)
+@AdminController('prices')
 export class PricesController {
   constructor(private readonly prices: PricesService) {}
 

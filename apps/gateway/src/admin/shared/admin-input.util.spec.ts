@@ -1,4 +1,4 @@
-import { CreateAccountDto } from '@gateway/contracts';
+import { CreateAccountDto, CreditAccountDto, LogsQueryDto, PutPricesDto } from '@gateway/contracts';
 import { GatewayError } from '../../errors/gateway-error';
 import { parseAdminInput } from './admin-input.util';
 
@@ -30,6 +30,34 @@ describe('parseAdminInput', () => {
       parseAdminInput(CreateAccountDto, { name: 'team', overdraftLimitMicros: '-1' }),
     );
     expect(error.param).toBe('overdraftLimitMicros');
+  });
+
+  it.each([
+    ['a name', CreateAccountDto, { name: 'te\u0000am' }, 'name'],
+    [
+      'a free-text note',
+      CreditAccountDto,
+      { amountMicros: '1', idempotencyKey: 'k', note: '\u0000' },
+      'note',
+    ],
+    [
+      'an idempotency key',
+      CreditAccountDto,
+      { amountMicros: '1', idempotencyKey: 'k\u0000' },
+      'idempotencyKey',
+    ],
+    [
+      'a nested price tier',
+      PutPricesDto,
+      { prices: [{ model: 'm', perImage: { 'hd\u0000': '1' } }] },
+      'prices[0].perImage["hd\\u0000"]',
+    ],
+    ['a query string', LogsQueryDto, { model: 'chat\u0000' }, 'model'],
+  ])('refuses NUL in %s with a 400 naming the field, before Postgres sees it', (_case, dto, plain, field) => {
+    const error = problemOf(() => parseAdminInput(dto as new () => object, plain));
+    expect(error.httpStatus).toBe(400);
+    expect(error.param).toBe(field);
+    expect(error.message).toContain(`${field} must not contain NUL (U+0000)`);
   });
 
   it('reads a missing body as an empty object, so the first required field is named', () => {

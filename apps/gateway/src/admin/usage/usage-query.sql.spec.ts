@@ -1,25 +1,37 @@
-import { UsageQueryDto, type UsageGrouping } from '@gateway/contracts';
-import { usageStatement } from './usage-query.sql';
+import { usageColumns, usageSql, usageStatement } from './usage-query.sql';
 
-function query(groupBy: UsageGrouping, range: { from?: string; to?: string } = {}): UsageQueryDto {
-  return Object.assign(new UsageQueryDto(), { groupBy, ...range });
-}
+const WINDOW = { from: new Date('2026-01-01T00:00:00Z'), to: new Date('2026-01-31T23:00:00Z') };
 
 describe('usageStatement', () => {
   it.each([
     ['key', 'COALESCE(key_id,'],
+    ['account', 'COALESCE(account_id,'],
     ['model', 'COALESCE(model,'],
     ['channel', 'COALESCE(channel_id,'],
-    ['day', "COALESCE(to_char(created_at, 'YYYY-MM-DD'),"],
-  ] as const)('groups by %s with a fixed expression', (groupBy, expected) => {
-    expect(usageStatement(query(groupBy)).sql.replace(/\s+/g, ' ')).toContain(expected);
+    ['day', "COALESCE(to_char(date_trunc('day', created_at), 'YYYY-MM-DD'),"],
+    ['hour', "COALESCE(to_char(date_trunc('hour', created_at),"],
+  ] as const)('groups by %s with a fixed expression', (grouping, expected) => {
+    expect(usageStatement([grouping], WINDOW).text.replace(/\s+/g, ' ')).toContain(expected);
   });
 
-  it('binds the time range as parameters, never as SQL text', () => {
-    const statement = usageStatement(
-      query('day', { from: '2026-01-01T00:00:00Z', to: '2026-02-01T00:00:00+01:00' }),
-    );
-    expect(statement.sql).not.toContain('2026');
+  it('groups by several columns, in the order given', () => {
+    const { text } = usageStatement(['day', 'model', 'channel'], WINDOW);
+    expect(text).toContain("GROUP BY date_trunc('day', created_at), model, channel_id ORDER BY 1, 2, 3");
+    expect(usageColumns(['day', 'model', 'channel']).slice(0, 3)).toEqual(['day', 'model', 'channelId']);
+  });
+
+  it('binds the window as parameters, never as SQL text', () => {
+    const statement = usageStatement(['day'], WINDOW);
+    expect(statement.text).not.toContain('2026');
     expect(statement.values).toEqual(['(none)', '2026-01-01T00:00:00.000Z', '2026-01-31T23:00:00.000Z']);
+  });
+
+  it('hands every value to the quoting function when it cannot bind (COPY)', () => {
+    const quoted: string[] = [];
+    usageSql(['model'], WINDOW, (value) => {
+      quoted.push(value);
+      return "'q'";
+    });
+    expect(quoted).toEqual(['(none)', '2026-01-01T00:00:00.000Z', '2026-01-31T23:00:00.000Z']);
   });
 });

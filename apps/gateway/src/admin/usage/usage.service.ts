@@ -1,19 +1,28 @@
+import type { Readable } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
-import { UsageQueryDto, type UsageRow } from '@gateway/contracts';
-import type { PrismaClient } from '@gateway/db';
-import { PRISMA } from '../../infrastructure/tokens';
+import { parseUsageGroupBy, UsageQueryDto, type UsageRow } from '@gateway/contracts';
+import type { Pool } from 'pg';
+import { PG_POOL } from '../../infrastructure/tokens';
 import { parseAdminInput } from '../shared/admin-input.util';
-import { usageStatement, type UsageSqlRow } from './usage-query.sql';
-import { toUsageRow } from './usage-row.mapper';
+import { copyCsv } from './usage-csv.stream';
+import { usageSql, usageStatement } from './usage-query.sql';
+import { toUsageRow, type UsageSqlRow } from './usage-row.mapper';
+import { resolveUsageWindow } from './usage-window.util';
 
-/** Usage summed from the request logs by key, model, channel or UTC day. */
+/**
+ * Usage summed from the request logs over a window, grouped by any of day or hour, account, key, model
+ * and channel: as JSON rows, or the same rows as a CSV stream.
+ */
 @Injectable()
 export class UsageService {
-  constructor(@Inject(PRISMA) private readonly prisma: PrismaClient) {}
+  constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
 
-  async summarise(query: unknown): Promise<UsageRow[]> {
+  async summarise(query: unknown): Promise<UsageRow[] | Readable> {
     const input = parseAdminInput(UsageQueryDto, query);
-    const rows = await this.prisma.$queryRaw<UsageSqlRow[]>(usageStatement(input));
-    return rows.map(toUsageRow);
+    const groupings = parseUsageGroupBy(input.groupBy);
+    const window = resolveUsageWindow(input, new Date());
+    if (input.format === 'csv') return copyCsv(this.pool, (quote) => usageSql(groupings, window, quote));
+    const { rows } = await this.pool.query<UsageSqlRow>(usageStatement(groupings, window));
+    return rows.map((row) => toUsageRow(row, groupings));
   }
 }

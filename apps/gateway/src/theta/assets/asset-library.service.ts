@@ -1,15 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { ResolvedKey } from '@gateway/auth';
-import { VIDEO_REQUEST_LIMITS } from '@gateway/contracts';
 import type { Asset, AssetGroup } from '@gateway/db';
 import {
   RequestCancellation,
-  SafeFetchError,
   UpstreamError,
   type AdapterContext,
   type AssetAdapter,
   type AssetKind,
-  type PublicUrlCheck,
 } from '@gateway/providers-core';
 import { GatewayError } from '../../errors/gateway-error';
 import { AdapterContexts } from '../../generation/adapter-contexts';
@@ -31,7 +28,7 @@ import {
 import { AssetStatusQueue } from './asset-status.queue';
 import type { AssetStore, Page } from './asset-store';
 import { AssetStoreLoader } from './asset-store.loader';
-import { PUBLIC_URL_CHECK } from './public-url-check.token';
+import { AssetUrlCheck } from './asset-url-check';
 
 type Answer = Record<string, unknown>;
 type Action = (key: ResolvedKey, body: unknown) => Promise<Answer>;
@@ -75,7 +72,7 @@ export class AssetLibraryService {
     private readonly channels: AssetChannels,
     private readonly contexts: AdapterContexts,
     private readonly statusQueue: AssetStatusQueue,
-    @Inject(PUBLIC_URL_CHECK) private readonly checkPublicUrl: PublicUrlCheck,
+    private readonly urlCheck: AssetUrlCheck,
   ) {}
 
   private async createGroup(key: ResolvedKey, request: CreateAssetGroupRequestDto): Promise<Answer> {
@@ -97,13 +94,10 @@ export class AssetLibraryService {
     return { Id: group.id, GroupId: group.id };
   }
 
-  /**
-   * The URL is checked by the address policy of every URL a client gives (public http(s) only, the
-   * operator's SSRF allow-list aside) before the upstream is asked to fetch it.
-   */
+  /** The URL is checked (AssetUrlCheck: every redirect hop) before the upstream is asked to fetch it. */
   private async createAsset(key: ResolvedKey, request: CreateAssetRequestDto): Promise<Answer> {
     const group = await this.ownedGroup(key, request.GroupId, 'GroupId');
-    await this.assertPublicUrl(request.URL);
+    await this.urlCheck.assertPublic(request.URL);
     const channel = this.channels.byId(group.channelId);
     const upstream = await this.upstream(channel, (adapter, context) =>
       adapter.createAsset(
@@ -199,24 +193,6 @@ export class AssetLibraryService {
     const asset = isAssetId(id) ? await (await this.store()).findAsset(id, key.accountId) : null;
     if (!asset) throw new GatewayError('not_found', `No asset found with id '${id}'.`, { param: 'Id' });
     return asset;
-  }
-
-  private async assertPublicUrl(url: string): Promise<void> {
-    if (url.length > VIDEO_REQUEST_LIMITS.urlLength) {
-      throw GatewayError.invalidRequest(
-        `URL must be at most ${VIDEO_REQUEST_LIMITS.urlLength} characters.`,
-        'URL',
-      );
-    }
-    try {
-      await this.checkPublicUrl(url);
-    } catch (error) {
-      if (!(error instanceof SafeFetchError)) throw error;
-      throw GatewayError.invalidRequest(
-        `URL must be a public http(s) URL the upstream can fetch: ${error.message}.`,
-        'URL',
-      );
-    }
   }
 
   /** One control-plane call on the channel; an upstream failure is the client's error of its class. */

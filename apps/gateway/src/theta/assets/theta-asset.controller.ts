@@ -1,10 +1,11 @@
 import { Body, Controller, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { ResolvedKey } from '@gateway/auth';
 import { ApiKeyGuard } from '../../auth/api-key.guard';
 import { GatewayError } from '../../errors/gateway-error';
 import { gatewayState } from '../../http/gateway-request';
+import { AssetActionDocs } from './asset-action.docs';
 import { AssetLibraryService } from './asset-library.service';
 
 /**
@@ -31,10 +32,7 @@ export class ThetaAssetController {
       'and DeleteAssetGroup `{Id}` → `{}`. Cite an Active asset in a video as `asset://{AssetId}`.',
   })
   @ApiParam({ name: 'action', description: 'The control-plane action, e.g. `CreateAsset`.' })
-  @ApiOkResponse({
-    description: "The action's `Result`.",
-    schema: { type: 'object', additionalProperties: true },
-  })
+  @AssetActionDocs()
   async act(
     @Param('action') action: string,
     @Body() body: unknown,

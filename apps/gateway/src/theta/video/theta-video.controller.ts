@@ -8,13 +8,13 @@ import { UnifiedVideoView } from '@gateway/contracts';
 import type { SerialisableObject } from '@gateway/providers-core';
 import { isTheta2VideoModel } from '@gateway/providers';
 import { ApiKeyGuard } from '../../auth/api-key.guard';
-import { GatewayError } from '../../errors/gateway-error';
 import { warningHeader } from '../../generation/warning-header';
 import { CONFIG } from '../../infrastructure/tokens';
 import { publicBaseOf } from '../../stored-files/stored-file-url.util';
 import { callerKeyOf, taskSubmissionContextOf } from '../../tasks/task-submission.route';
 import { OwnedVideoTasks } from '../../videos/owned-video-tasks.service';
 import { unifiedVideoAnswer } from '../../videos/video-answers';
+import { THETA_2_ROUTE, type VideoRouteScope } from '../../videos/video-admission';
 import type { VideoRequestDraft } from '../../videos/video-request.mapper';
 import { VideoTaskService } from '../../videos/video-task.service';
 import { AssetReferences } from '../assets/asset-references';
@@ -22,6 +22,12 @@ import { priceByTokens } from './theta-video-pricing';
 import { ThetaVideoGenerationRequestDto, toThetaVideoDraft } from './theta-video-request';
 
 const ROUTE = '/v1/video/generations';
+/** The theta 2.0 models only, billed by tokens (or, on a row without them, by the second). */
+const THETA_2_SCOPE: VideoRouteScope = {
+  route: THETA_2_ROUTE,
+  servesModel: isTheta2VideoModel,
+  billedBy: ['tokens', 'videoSecond'],
+};
 
 /**
  * theta 2.0 video (gateway interface, "Theta 2.0 video request"; upstreams.md §6.2): a task like every
@@ -66,6 +72,7 @@ export class ThetaVideoController {
         read: () => this.read(body, key),
         idempotencyKey: context.idempotencyKey,
         reprice: (admitted) => priceByTokens(admitted, this.prices.priceFor(admitted.model)),
+        scope: THETA_2_SCOPE,
       },
       key,
       context,
@@ -86,13 +93,8 @@ export class ThetaVideoController {
   /** The request, its model a theta 2.0 name, its cited assets resolved to the upstream's ids. */
   private async read(body: unknown, key: ResolvedKey): Promise<VideoRequestDraft> {
     const draft = toThetaVideoDraft(body);
-    if (!isTheta2VideoModel(draft.modelName)) {
-      throw GatewayError.invalidRequest(
-        `${ROUTE} serves the theta 2.0 models (eta-theta-2-0-260128, eta-theta-2-0-fast-260128 and their ` +
-          `compatible names); '${draft.modelName}' is created with POST /v1/videos.`,
-        'model',
-      );
-    }
+    // Another model cites no assets of this route: admission refuses it (THETA_2_SCOPE), naming its route.
+    if (!isTheta2VideoModel(draft.modelName)) return draft;
     const content = draft.fields.extras.content as SerialisableObject[];
     const cited = await this.references.resolve(content, key.accountId);
     return {

@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiKeyGuard } from '../../auth/api-key.guard';
 import { CharacterCreationService } from './character-creation.service';
 import { CHARACTER_WINDOW_SECONDS, DEFAULT_CHARACTER_MODEL } from './character-request';
+import { CharacterView } from './character.view';
 
 /** The delta family's character route (interface spec, "Other routes"); errors are the OpenAI-style envelope. */
 @ApiTags('delta')
@@ -45,6 +46,7 @@ export class CharactersController {
   })
   @ApiOkResponse({
     description: '`{id, name, created_at}`: the upstream character (`char_…`), created_at in Unix seconds.',
+    type: CharacterView,
   })
   create(@Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     return this.characters.create(body, request, reply);

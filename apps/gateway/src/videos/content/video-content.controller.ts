@@ -12,6 +12,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ResolvedKey } from '@gateway/auth';
 import { ApiKeyGuard } from '../../auth/api-key.guard';
+import { BINARY_BODY } from '../../docs/binary-body.schema';
 import { gatewayState } from '../../http/gateway-request';
 import { VideoContentService } from './video-content.service';
 import { VIDEO_CONTENT_VARIANTS, videoContentVariantOf } from './video-content-variant';
@@ -43,8 +44,12 @@ export class VideoContentController {
     description: 'One byte range (`bytes=0-99`, `bytes=100-`, `bytes=-100`), passed to the upstream.',
   })
   @ApiProduces('video/mp4', 'image/webp', 'image/jpeg')
-  @ApiResponse({ status: 200, description: 'The whole content, with its type and length.' })
-  @ApiResponse({ status: 206, description: 'The range asked for, with Content-Range.' })
+  @ApiResponse({
+    status: 200,
+    description: 'The whole content, with its type and length.',
+    schema: BINARY_BODY,
+  })
+  @ApiResponse({ status: 206, description: 'The range asked for, with Content-Range.', schema: BINARY_BODY })
   @ApiResponse({ status: 400, description: 'An unknown variant.' })
   @ApiResponse({
     status: 404,

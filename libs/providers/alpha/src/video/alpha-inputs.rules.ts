@@ -1,4 +1,10 @@
-import type { VideoCall, VideoImage, VideoMode, VideoRequest } from '@gateway/providers-core';
+import {
+  videoImageParamOf,
+  type VideoCall,
+  type VideoImage,
+  type VideoMode,
+  type VideoRequest,
+} from '@gateway/providers-core';
 import { alphaImageRefusal } from './alpha-image.rules';
 import { alphaRefusal, type AlphaRefusal, type AlphaRuled } from './alpha-refusal';
 
@@ -35,18 +41,18 @@ export function alphaInputsOf(request: VideoRequest): AlphaRuled<AlphaInputs> {
   if (request.subjects.length > 0 || references.length > 0) {
     if (frames.length > 0) {
       return alphaRefusal(
-        paramOf(request.images, frames[0]),
+        videoImageParamOf(request.images, frames[0]),
         'first and last frames cannot be combined with reference images or subjects',
       );
     }
     return referenceInputsOf(request, references);
   }
   if (firsts.length > 1)
-    return alphaRefusal(paramOf(request.images, firsts[1]), 'only one first frame is allowed');
+    return alphaRefusal(videoImageParamOf(request.images, firsts[1]), 'only one first frame is allowed');
   if (lasts.length > 1)
-    return alphaRefusal(paramOf(request.images, lasts[1]), 'only one last frame is allowed');
+    return alphaRefusal(videoImageParamOf(request.images, lasts[1]), 'only one last frame is allowed');
   if (lasts.length === 1 && firsts.length === 0) {
-    return alphaRefusal(paramOf(request.images, lasts[0]), 'a last frame needs a first frame');
+    return alphaRefusal(videoImageParamOf(request.images, lasts[0]), 'a last frame needs a first frame');
   }
   const refusal = imagesRefusal(request, frames);
   if (refusal) return refusal;
@@ -58,13 +64,13 @@ export function alphaInputsOf(request: VideoRequest): AlphaRuled<AlphaInputs> {
 function referenceInputsOf(request: VideoRequest, references: VideoImage[]): AlphaRuled<AlphaInputs> {
   if (request.subjects.length > 0 && references.length > 0) {
     return alphaRefusal(
-      paramOf(request.images, references[0]),
+      videoImageParamOf(request.images, references[0]),
       'send reference images or subjects, not both',
     );
   }
   if (request.style === 'openai' && references.length > ALPHA_MAX_OPENAI_REFERENCE_IMAGES) {
     return alphaRefusal(
-      paramOf(request.images, references[0]),
+      videoImageParamOf(request.images, references[0]),
       `at most ${ALPHA_MAX_OPENAI_REFERENCE_IMAGES} reference images in OpenAI style, not ${references.length}`,
     );
   }
@@ -72,7 +78,7 @@ function referenceInputsOf(request: VideoRequest, references: VideoImage[]): Alp
   if (shapeRefusal) return shapeRefusal;
   const total = references.length + request.subjects.reduce((sum, subject) => sum + subject.images.length, 0);
   if (total > ALPHA_MAX_REFERENCE_IMAGES) {
-    const param = references.length > 0 ? paramOf(request.images, references[0]) : 'subjects';
+    const param = references.length > 0 ? videoImageParamOf(request.images, references[0]) : 'subjects';
     return alphaRefusal(param, `at most ${ALPHA_MAX_REFERENCE_IMAGES} reference images in all, not ${total}`);
   }
   const refusal = imagesRefusal(request, references) ?? subjectImagesRefusal(request);
@@ -131,15 +137,12 @@ function subjectImagesRefusal(request: VideoRequest): AlphaRefusal | undefined {
 
 function imagesRefusal(request: VideoRequest, checked: VideoImage[]): AlphaRefusal | undefined {
   for (const image of checked) {
-    const refusal = alphaImageRefusal(image.url, paramOf(request.images, image), request.byteStrings);
+    const refusal = alphaImageRefusal(
+      image.url,
+      videoImageParamOf(request.images, image),
+      request.byteStrings,
+    );
     if (refusal) return refusal;
   }
   return undefined;
-}
-
-/** The client's field of an image: `image`, or `images[2]` for a list (or several images of one field). */
-function paramOf(all: VideoImage[], image: VideoImage): string {
-  const sameSource = all.filter((other) => other.source === image.source);
-  const listed = image.source === 'images' || sameSource.length > 1;
-  return listed ? `${image.source}[${sameSource.indexOf(image)}]` : image.source;
 }

@@ -63,7 +63,7 @@ export function editUploadsRefusal(
   request: ImageRequest,
   family: CompatImageFamily,
 ): CompatImageRefusal | undefined {
-  if (!family.edits) return refusal('model', `${family.name} has no edits`);
+  if (!family.edits) return { ...refusal('model', `${family.name} has no edits`), unsupported: true };
   const asUrl = editUploadsAsUrlRefusal(request);
   if (asUrl) return asUrl;
   const images = request.images as ImageBytes[];

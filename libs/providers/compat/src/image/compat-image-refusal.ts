@@ -3,6 +3,8 @@ export interface CompatImageRefusal {
   ok: false;
   param: string;
   message: string;
+  /** The family has no such operation (ImagePlan's `unsupported`). */
+  unsupported?: true;
 }
 
 export const refusal = (param: string, message: string): CompatImageRefusal => ({

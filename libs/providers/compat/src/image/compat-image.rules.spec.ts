@@ -395,11 +395,12 @@ describe('compatImageRules', () => {
     it.each([
       ['draw-3', 'draw-3 has no edits'],
       ['zeta-4-2-image', 'zeta-4-2-image has no edits'],
-    ])('refuses edits on %s', (model, message) => {
+    ])('refuses edits on %s as an operation the family does not have', (model, message) => {
       expect(planOf({ model, images: [pngInput(64, 64)] }, 'edit')).toEqual({
         ok: false,
         param: 'model',
         message,
+        unsupported: true,
       });
     });
 

@@ -125,7 +125,16 @@ export interface ImagePriceTier {
  */
 export type ImagePlan =
   | { ok: true; call: Omit<ImageEditCall, 'upstreamModel'>; priceTier: ImagePriceTier; warnings: string[] }
-  | { ok: false; param: string; message: string };
+  | {
+      ok: false;
+      param: string;
+      message: string;
+      /**
+       * The family has no such operation (a model without edits on a wire that has them): the route
+       * does not serve the model at all, which the gateway answers like a wire without the operation.
+       */
+      unsupported?: true;
+    };
 
 /** The family rules of a channel type's image models. Pure: it runs before any channel is chosen. */
 export interface ImageRules {

@@ -37,7 +37,11 @@ export interface TaskAdapter<Credentials = unknown, Settings = unknown> {
     handles: readonly JsonHandle[],
     context: AdapterContext<Credentials, Settings>,
   ): Promise<TaskPollResult[]>;
-  /** Asks the upstream to stop the task, where the wire can; the caller still polls for the outcome. */
+  /**
+   * Asks the upstream to stop the task, where the wire can. Resolving means the upstream holds no
+   * running task any more, so a client's cancel is then free (TaskCanceller, which first polls, since a
+   * wire's cancel may also delete a finished task's record); a refusal throws UpstreamError.
+   */
   cancel?(handle: JsonHandle, context: TaskAdapterContext<Credentials, Settings>): Promise<void>;
   /**
    * For upstreams that accept a client reference: finds a task an earlier, interrupted run submitted

@@ -29,6 +29,8 @@ export interface VideoClip {
   type: 'video' | 'audio';
   url: string;
   role?: string;
+  /** The request field it came from (`metadata.video_url`, `video_list[0].video_url` …), for a refusal. */
+  source?: string;
 }
 
 /** A reference-to-video subject: an id the prompt cites as `@<id>`, its images, an optional voice. */

@@ -1,6 +1,6 @@
 import { isJsonObject } from '../json-object.util';
 import type { SerialisableObject } from '../json-value';
-import type { VideoRequest } from './video-adapter';
+import type { VideoImage, VideoRequest } from './video-adapter';
 
 /** Where the duration came from, for a refusal: the unified style calls the field `duration`. */
 export function secondsParamOf(request: VideoRequest): string {
@@ -33,4 +33,14 @@ export function unreadFieldWarnings(
       .map((key) => `metadata.${key}`),
   ];
   return ignored.map((field) => `${field} is ignored: ${model} has no such option`);
+}
+
+/**
+ * The request field an input image came from, for a refusal: its source, indexed where the source is
+ * a list (`images[1]`) or gave several images.
+ */
+export function videoImageParamOf(all: readonly VideoImage[], image: VideoImage): string {
+  const sameSource = all.filter((other) => other.source === image.source);
+  const listed = image.source === 'images' || sameSource.length > 1;
+  return listed ? `${image.source}[${sameSource.indexOf(image)}]` : image.source;
 }

@@ -1,10 +1,6 @@
 import { startRecordedUpstream, type RecordedUpstream } from '../testing/recorded-upstream.server';
-import {
-  createSafeFetcher,
-  SafeFetchError,
-  type ResolvedAddress,
-  type SafeFetcherOptions,
-} from './safe-fetcher';
+import { SafeFetchError } from './safe-fetch-error';
+import { createSafeFetcher, type ResolvedAddress, type SafeFetcherOptions } from './safe-fetcher';
 
 async function readAll(body: AsyncIterable<Buffer>): Promise<string> {
   const chunks: Buffer[] = [];

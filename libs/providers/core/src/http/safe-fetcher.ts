@@ -1,32 +1,12 @@
 import { lookup } from 'node:dns/promises';
 import type { LookupAddress } from 'node:dns';
-import { isIP } from 'node:net';
 import type { Dispatcher } from 'undici';
 import { Client } from './undici-dispatchers';
-import { PrivateHostAllowList, isRefusedAddress } from './address-policy';
+import { PrivateHostAllowList } from './address-policy';
 import { linkAbortController } from './linked-abort.util';
 import { asUndiciSignal, type CancellationSignal } from './request-cancellation';
-
-export type SafeFetchErrorCode =
-  | 'invalid_url'
-  | 'forbidden_address'
-  | 'unresolvable_host'
-  | 'unreachable'
-  | 'too_many_redirects'
-  | 'too_large'
-  | 'timeout'
-  | 'invalid_header';
-
-/** Why a URL supplied by a client or an admin was not fetched; callers map it to their own error. */
-export class SafeFetchError extends Error {
-  constructor(
-    readonly code: SafeFetchErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'SafeFetchError';
-  }
-}
+import { SafeFetchError } from './safe-fetch-error';
+import { assertAllowedAddress, literalAddressOf, parseHttpUrl } from './url-policy';
 
 export interface ResolvedAddress {
   address: string;
@@ -129,7 +109,7 @@ export function createSafeFetcher(options: SafeFetcherOptions): SafeFetcher {
     requestHeaders: Readonly<Record<string, string>>,
     signal: CancellationSignal,
   ): Promise<PinnedResponse> {
-    let target = await checkTarget(parseFetchableUrl(location), policy, signal);
+    let target = await checkTarget(parseHttpUrl(location), policy, signal);
     for (let redirects = 0; ; redirects += 1) {
       const pinned = await requestPinned(target, requestHeaders, signal);
       const { statusCode, headers } = pinned.response;
@@ -139,7 +119,7 @@ export function createSafeFetcher(options: SafeFetcherOptions): SafeFetcher {
       if (redirects >= options.maxRedirects) {
         throw new SafeFetchError('too_many_redirects', `more than ${options.maxRedirects} redirects`);
       }
-      target = await checkTarget(parseFetchableUrl(redirectLocation, target.url), policy, signal);
+      target = await checkTarget(parseHttpUrl(redirectLocation, target.url), policy, signal);
     }
   }
 
@@ -189,24 +169,6 @@ export function createSafeFetcher(options: SafeFetcherOptions): SafeFetcher {
   };
 }
 
-/**
- * Checks a URL a client supplied that the gateway hands to an upstream to fetch (an asset to upload):
- * the policy the fetcher applies to its first hop, without fetching. Throws SafeFetchError
- * (`invalid_url`, `unresolvable_host`, `forbidden_address`). The upstream follows its own redirects:
- * this refuses the URLs that name a private address, not a public one that redirects to one.
- */
-export type PublicUrlCheck = (location: string, signal?: CancellationSignal) => Promise<void>;
-
-export function createPublicUrlCheck(
-  options: Pick<SafeFetcherOptions, 'allowPrivateHosts' | 'resolveHost'>,
-): PublicUrlCheck {
-  const policy = addressPolicyOf(options);
-  return async (location, signal) => {
-    const never = new AbortController().signal;
-    await checkTarget(parseFetchableUrl(location), policy, signal ?? never);
-  };
-}
-
 interface AddressPolicy {
   allowList: PrivateHostAllowList;
   resolveHost: (hostname: string) => Promise<ResolvedAddress[]>;
@@ -227,24 +189,20 @@ async function checkTarget(
   { allowList, resolveHost }: AddressPolicy,
   signal: CancellationSignal,
 ): Promise<CheckedTarget> {
-  const bareHost = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
-  const literalFamily = isIP(bareHost);
   let addresses: ResolvedAddress[];
-  if (literalFamily === 4 || literalFamily === 6) {
-    addresses = [{ address: bareHost, family: literalFamily }];
+  const literal = literalAddressOf(url);
+  if (literal) {
+    addresses = [literal];
   } else {
     addresses = await untilAborted(
-      resolveHost(bareHost).catch(() => []),
+      resolveHost(url.hostname).catch(() => []),
       signal,
     );
-    if (addresses.length === 0) throw new SafeFetchError('unresolvable_host', `cannot resolve ${bareHost}`);
+    if (addresses.length === 0)
+      throw new SafeFetchError('unresolvable_host', `cannot resolve ${url.hostname}`);
   }
   // One refused address refuses the host: a name mixing public and internal addresses is not trusted.
-  for (const { address } of addresses) {
-    if (isRefusedAddress(address) && !allowList.allows(url, address)) {
-      throw new SafeFetchError('forbidden_address', `${url.host} resolves to a non-public address`);
-    }
-  }
+  for (const { address } of addresses) assertAllowedAddress(url, address, allowList);
   return { url, address: addresses[0] };
 }
 
@@ -265,22 +223,6 @@ function untilAborted<T>(promise: Promise<T>, signal: CancellationSignal): Promi
       },
     );
   });
-}
-
-/** An absolute http(s) URL without credentials; `base` resolves a redirect's relative Location. */
-function parseFetchableUrl(location: string, base?: URL): URL {
-  let url: URL;
-  try {
-    url = new URL(location, base);
-  } catch {
-    throw new SafeFetchError('invalid_url', 'not an absolute URL');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new SafeFetchError('invalid_url', `scheme ${url.protocol} is not fetched`);
-  }
-  if (url.username || url.password)
-    throw new SafeFetchError('invalid_url', 'URLs with credentials are not fetched');
-  return url;
 }
 
 /** The fetcher's own headers plus the caller's range headers, whose values must be plain ASCII. */

@@ -1,5 +1,6 @@
 import type * as Undici from 'undici';
 
+// perf-machinery: undici-dispatchers (docs/performance-machinery.md)
 /*
  * undici's entry point also builds fetch, WebSocket, EventSource, the cache stores and the mocks: 110
  * modules and about 3 MiB of heap that the gateway never uses (a public replica at idle held 131 MiB

@@ -24,6 +24,7 @@ const DEFAULT_CONNECTIONS_PER_ORIGIN = 256;
 const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 4_000;
 const DEFAULT_HEADERS_TIMEOUT_MS = 300_000;
 const DEFAULT_BODY_TIMEOUT_MS = 300_000;
+// perf-machinery: upstream-url-cache (docs/performance-machinery.md)
 /** Distinct upstream URLs whose split is kept; a channel calls the same few URLs all day. */
 const MAX_SPLIT_URLS = 1024;
 

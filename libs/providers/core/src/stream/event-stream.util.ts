@@ -56,6 +56,7 @@ export function createEventStream<Event>(source: EventStreamSource<Event>): Even
   };
 }
 
+// perf-machinery: event-reads-generator (docs/performance-machinery.md)
 /**
  * Module-level on purpose: an async generator written as a method of the object above would be a new
  * generator function per stream, and V8 gives each one its own map for its generator objects. That map

@@ -5,3 +5,4 @@ export * from './recorded-upstream.server';
 export * from './recorded-upstream.session';
 export * from './upstream-failure';
 export * from './video-plan';
+export * from './hostile-urls';

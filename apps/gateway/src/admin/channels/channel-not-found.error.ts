@@ -1,0 +1,5 @@
+import { GatewayError } from '../../errors/gateway-error';
+
+export function channelNotFound(id: string): GatewayError {
+  return new GatewayError('not_found', `No channel has the id "${id}".`);
+}

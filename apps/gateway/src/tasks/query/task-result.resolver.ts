@@ -1,0 +1,34 @@
+import type { TaskResultView } from '@gateway/contracts';
+import type { Task } from '@gateway/db';
+import { UpstreamError } from '@gateway/providers-core';
+import { GatewayError } from '../../errors/gateway-error';
+import { musicClipUrls } from '../../music/music-task.view';
+import { videoContentUrl } from '../../videos/video-object';
+import type { TaskRuntime } from '../task-runtime';
+
+/**
+ * What a completed task produced, as the gateway serves it. A video is its content route. Music clips
+ * and `/bt` images are not stored by the gateway: as their own queries do, the upstream is asked again
+ * (it keeps them for a while), and only the gateway's clip URLs, or the images' bytes, are shown;
+ * never an upstream URL.
+ */
+export async function resolveTaskResult(
+  runtime: TaskRuntime,
+  task: Task,
+  baseUrl: string,
+): Promise<TaskResultView> {
+  if (task.kind === 'video') return { urls: [videoContentUrl(baseUrl, task.id)] };
+  if (task.kind !== 'music' && task.kind !== 'image') return { urls: [] };
+  const polled = await runtime.pollAgain(task).catch((error: unknown) => {
+    if (!(error instanceof UpstreamError)) throw error;
+    throw new GatewayError('bad_gateway', 'The upstream could not be asked for the outputs of this task.', {
+      cause: error,
+    });
+  });
+  const outputs = polled.state === 'completed' ? polled.outputs : [];
+  if (task.kind === 'music') return { urls: musicClipUrls(outputs, task.id, baseUrl) };
+  return {
+    urls: [],
+    images_base64: outputs.flatMap((output) => (output.bytes ? [output.bytes.toString('base64')] : [])),
+  };
+}

@@ -1,0 +1,73 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import type Redis from 'ioredis';
+import type { GatewayConfig } from '@gateway/config';
+import type { Task } from '@gateway/db';
+import {
+  DEFAULT_TASK_STEP_TIMING,
+  isTerminalTaskStatus,
+  nextPollDelayMs,
+  TASK_QUEUE_BY_KIND,
+  taskStepJobId,
+  type TaskKind,
+} from '@gateway/tasks/queues';
+import { CONFIG, REDIS } from '../infrastructure/tokens';
+
+/** The columns the hint is computed from. */
+export type PollableTask = Pick<Task, 'id' | 'kind' | 'status' | 'createdAt' | 'deadlineAt'>;
+
+/**
+ * BullMQ scores a delayed job by its due time in milliseconds times 0x1000, the low 12 bits keeping
+ * jobs due in the same millisecond in order (bullmq's getDelayedScore.lua).
+ */
+const DELAYED_SCORE_FACTOR = 0x1000;
+/** Music tasks are polled in batches by a cycle of their own; their step job only waits for the deadline. */
+const BATCH_POLLED_KINDS: ReadonlySet<string> = new Set(['music']);
+
+/**
+ * `Retry-After` for the queries of unfinished tasks: the seconds until the platform's next poll of the
+ * task makes a new answer possible. The step job of a task waits in its queue's delayed set, due at the
+ * next poll the worker scheduled (the upstream's hint or the step timing): that due time is read with
+ * one ZSCORE, without loading BullMQ. A task whose step is not waiting there (queued, running now, or
+ * polled in batches) gets the platform's default poll schedule for its age (nextPollDelayMs). At least
+ * one second; finished tasks get no header.
+ */
+@Injectable()
+export class TaskPollHints {
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  /** Seconds until a poll of the soonest unfinished task among `tasks` is useful; undefined when all are finished. */
+  async retryAfterSeconds(tasks: readonly PollableTask[]): Promise<number | undefined> {
+    const open = tasks.filter((task) => !isTerminalTaskStatus(task.status));
+    if (open.length === 0) return undefined;
+    const delays = await Promise.all(open.map((task) => this.delayMsOf(task)));
+    return Math.max(1, Math.ceil(Math.min(...delays) / 1000));
+  }
+
+  /** Sets `Retry-After` on the reply when one of the tasks is unfinished. */
+  async applyTo(reply: FastifyReply, tasks: readonly PollableTask[]): Promise<void> {
+    const seconds = await this.retryAfterSeconds(tasks);
+    if (seconds !== undefined) reply.header('retry-after', String(seconds));
+  }
+
+  private async delayMsOf(task: PollableTask): Promise<number> {
+    const now = Date.now();
+    const scheduled = nextPollDelayMs(task, now, DEFAULT_TASK_STEP_TIMING);
+    if (BATCH_POLLED_KINDS.has(task.kind)) return scheduled;
+    const dueMs = await this.stepDueMs(task).catch(() => undefined);
+    // Not delayed: waiting for a worker or running now, so a poll soon may already see its answer.
+    return dueMs === undefined ? DEFAULT_TASK_STEP_TIMING.minPollDelayMs : Math.max(0, dueMs - now);
+  }
+
+  /** When the task's step job is due, if it waits in the delayed set of its kind's queue. */
+  private async stepDueMs(task: PollableTask): Promise<number | undefined> {
+    const queue = TASK_QUEUE_BY_KIND[task.kind as TaskKind];
+    if (queue === undefined) return undefined;
+    const key = `${this.config.redisPrefix}:${queue}:delayed`;
+    const score = await this.redis.zscore(key, taskStepJobId(task.id));
+    return score === null ? undefined : Math.floor(Number(score) / DELAYED_SCORE_FACTOR);
+  }
+}

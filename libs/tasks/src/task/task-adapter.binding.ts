@@ -1,0 +1,24 @@
+import type { Task } from '@gateway/db';
+import type { TaskAdapter, TaskAdapterContext } from '@gateway/providers-core';
+import type { TaskChannelResolver } from './task-step.types';
+
+/** An adapter together with what calling the task's channel takes. */
+export interface BoundTaskAdapter {
+  adapter: TaskAdapter;
+  context: TaskAdapterContext;
+  upstreamModel: string;
+}
+
+/** The task adapter of the task's channel type and a context to call it with, or why there is none. */
+export async function bindTaskAdapter(
+  task: Task,
+  adapters: ReadonlyMap<string, TaskAdapter>,
+  channels: TaskChannelResolver,
+): Promise<BoundTaskAdapter | string> {
+  const channelType = await channels.channelTypeOf(task);
+  if (channelType === undefined) return 'the channel of the task no longer exists';
+  const adapter = adapters.get(channelType);
+  if (!adapter) return `no asynchronous adapter for channel type ${channelType}`;
+  const { context, upstreamModel } = await channels.connect(task);
+  return { adapter, context: { ...context, submissionKey: task.id }, upstreamModel };
+}
