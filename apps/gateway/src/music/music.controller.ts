@@ -134,7 +134,7 @@ export class MusicController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Record<string, unknown>> {
     const answer = await this.fetches.many(callerKeyOf(request), body, this.baseUrl(request));
-    await this.pollHints.applyTo(reply, answer.tasks);
+    reply.headers(await this.pollHints.headersFor(answer.tasks));
     return success(answer.view);
   }
 
@@ -152,7 +152,7 @@ export class MusicController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Record<string, unknown>> {
     const answer = await this.fetches.one(callerKeyOf(request), id, this.baseUrl(request));
-    await this.pollHints.applyTo(reply, answer.tasks);
+    reply.headers(await this.pollHints.headersFor(answer.tasks));
     return success(answer.view);
   }
 

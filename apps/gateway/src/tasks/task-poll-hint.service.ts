@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
 import type Redis from 'ioredis';
 import type { GatewayConfig } from '@gateway/config';
 import type { Task } from '@gateway/db';
@@ -21,6 +20,11 @@ export type PollableTask = Pick<Task, 'id' | 'kind' | 'status' | 'createdAt' | '
  * jobs due in the same millisecond in order (bullmq's getDelayedScore.lua).
  */
 const DELAYED_SCORE_FACTOR = 0x1000;
+/**
+ * How long a query waits for the due time before it answers with the default schedule: a hint is worth
+ * less than the answer it rides on.
+ */
+const STEP_DUE_READ_TIMEOUT_MS = 50;
 /** Music tasks are polled in batches by a cycle of their own; their step job only waits for the deadline. */
 const BATCH_POLLED_KINDS: ReadonlySet<string> = new Set(['music']);
 
@@ -47,10 +51,10 @@ export class TaskPollHints {
     return Math.max(1, Math.ceil(Math.min(...delays) / 1000));
   }
 
-  /** Sets `Retry-After` on the reply when one of the tasks is unfinished. */
-  async applyTo(reply: FastifyReply, tasks: readonly PollableTask[]): Promise<void> {
+  /** The `Retry-After` header for an answer about `tasks`: none when every one is finished. */
+  async headersFor(tasks: readonly PollableTask[]): Promise<Record<string, string>> {
     const seconds = await this.retryAfterSeconds(tasks);
-    if (seconds !== undefined) reply.header('retry-after', String(seconds));
+    return seconds === undefined ? {} : { 'retry-after': String(seconds) };
   }
 
   private async delayMsOf(task: PollableTask): Promise<number> {
@@ -62,12 +66,24 @@ export class TaskPollHints {
     return dueMs === undefined ? DEFAULT_TASK_STEP_TIMING.minPollDelayMs : Math.max(0, dueMs - now);
   }
 
-  /** When the task's step job is due, if it waits in the delayed set of its kind's queue. */
+  /**
+   * When the task's step job is due, if it waits in the delayed set of its kind's queue. Never while
+   * Redis is not connected (the command would wait in ioredis' offline queue, and the query with it,
+   * for as long as the outage lasts), and never longer than STEP_DUE_READ_TIMEOUT_MS.
+   */
   private async stepDueMs(task: PollableTask): Promise<number | undefined> {
     const queue = TASK_QUEUE_BY_KIND[task.kind as TaskKind];
-    if (queue === undefined) return undefined;
+    if (queue === undefined || this.redis.status !== 'ready') return undefined;
     const key = `${this.config.redisPrefix}:${queue}:delayed`;
-    const score = await this.redis.zscore(key, taskStepJobId(task.id));
-    return score === null ? undefined : Math.floor(Number(score) / DELAYED_SCORE_FACTOR);
+    let timer: NodeJS.Timeout | undefined;
+    const elapsed = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), STEP_DUE_READ_TIMEOUT_MS);
+    });
+    try {
+      const score = await Promise.race([this.redis.zscore(key, taskStepJobId(task.id)), elapsed]);
+      return score === null ? undefined : Math.floor(Number(score) / DELAYED_SCORE_FACTOR);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }

@@ -142,7 +142,7 @@ export class VideosController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<VideoObjectView> {
     const task = await this.owned.find(callerKeyOf(request), videoId);
-    await this.pollHints.applyTo(reply, [task]);
+    reply.headers(await this.pollHints.headersFor([task]));
     return toVideoObject(task, this.baseUrl(request));
   }
 

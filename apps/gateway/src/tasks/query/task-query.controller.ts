@@ -40,7 +40,7 @@ export class TaskQueryController {
   ): Promise<TaskObjectView> {
     const baseUrl = publicBaseOf(this.config.publicBaseUrl, request);
     const { task, view } = await this.query.find(callerKeyOf(request), taskId, baseUrl);
-    await this.pollHints.applyTo(reply, [task]);
+    reply.headers(await this.pollHints.headersFor([task]));
     return view;
   }
 }
