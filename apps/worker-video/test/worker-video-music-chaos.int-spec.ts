@@ -37,28 +37,39 @@ describe('worker-video music tasks under SIGKILL (production build, Postgres, Re
     expect(steady.running).toBe(true);
     expect(kills).toBeGreaterThanOrEqual(MIN_KILLS);
 
-    // 0 tasks lost: every task completed, none failed or left open.
+    // 0 tasks lost: every task ended, none left open. A kill that lands inside a task's submission (the
+    // worker waiting for the upstream's answer) leaves its outcome unknown: the wire cannot be asked
+    // and has no de-duplication, so the task fails unsent-again and is charged nothing, as the next
+    // test shows on its own. How many kills land there depends on the machine's load; the rest complete.
     const taskIds = tasks.map((task) => task.taskId);
     const rows = await harness.prisma.task.findMany({
       where: { id: { in: taskIds } },
       select: { id: true, status: true, failureReason: true, upstreamHandle: true, mediaSeconds: true },
     });
     expect(rows).toHaveLength(TASK_COUNT);
-    expect(rows.filter((row) => row.status !== 'completed')).toEqual([]);
+    const cutInSubmission = rows.filter((row) => row.status === 'failed');
+    expect(
+      cutInSubmission.filter((row) => row.failureReason !== SUBMISSION_OUTCOME_UNKNOWN || row.upstreamHandle),
+    ).toEqual([]);
+    expect(cutInSubmission.length).toBeLessThanOrEqual(kills);
+    const completed = rows.filter((row) => row.status === 'completed');
+    expect(completed).toHaveLength(TASK_COUNT - cutInSubmission.length);
+    const completedIds = completed.map((row) => row.id);
 
-    // The wire has no de-duplication: each task was sent upstream exactly once (at most once, and a
-    // completed task was sent), no submission named anything else, and each row holds its own song.
+    // The wire has no de-duplication: each task was sent upstream at most once, each completed task
+    // exactly once, no submission named anything else, and each completed row holds its own song.
     const counted = simulator.submissionsByTask();
     expect([...counted].filter(([taskId, count]) => !taskIds.includes(taskId) || count !== 1)).toEqual([]);
-    expect(taskIds.filter((taskId) => !counted.has(taskId))).toEqual([]);
-    expect(await simulator.submitRouteCount()).toBe(TASK_COUNT);
+    expect(completedIds.filter((taskId) => !counted.has(taskId))).toEqual([]);
+    expect(await simulator.submitRouteCount()).toBeLessThanOrEqual(TASK_COUNT);
     const upstreamIds = new Set(
-      rows.map((row) => (row.upstreamHandle as { taskId?: string } | null)?.taskId),
+      completed.map((row) => (row.upstreamHandle as { taskId?: string } | null)?.taskId),
     );
-    expect(upstreamIds.size).toBe(TASK_COUNT);
-    expect(rows.filter((row) => row.mediaSeconds !== SONG_SECONDS)).toEqual([]);
+    expect(upstreamIds.size).toBe(completed.length);
+    expect(completed.filter((row) => row.mediaSeconds !== SONG_SECONDS)).toEqual([]);
 
-    // Every hold settled exactly once, each capturing what it held (a music task captures its perCall).
+    // Every hold settled exactly once: a completed task captures what it held (its perCall), a task cut
+    // in its submission captures nothing.
     const holds = await harness.prisma.hold.findMany({ where: { accountId: seed.accountId } });
     expect(holds).toHaveLength(TASK_COUNT);
     expect(holds.filter((hold) => hold.status !== 'settled')).toEqual([]);
@@ -66,35 +77,42 @@ describe('worker-video music tasks under SIGKILL (production build, Postgres, Re
       where: { accountId: seed.accountId, kind: { not: 'credit' } },
       select: { requestId: true, kind: true, amount: true },
     });
-    const expected = new Map(tasks.map((task) => [task.taskId, task.heldMicros]));
-    expect(entries).toHaveLength(TASK_COUNT);
+    const expected = new Map(
+      tasks
+        .filter((task) => completedIds.includes(task.taskId))
+        .map((task) => [task.taskId, task.heldMicros]),
+    );
+    expect(entries).toHaveLength(completed.length);
     expect(
       entries.filter(
         (entry) => entry.kind !== 'capture' || entry.amount !== expected.get(entry.requestId ?? ''),
       ),
     ).toEqual([]);
-    expect(new Set(entries.map((entry) => entry.requestId)).size).toBe(TASK_COUNT);
+    expect(new Set(entries.map((entry) => entry.requestId)).size).toBe(completed.length);
     const logs = await harness.prisma.requestLog.findMany({
       where: { accountId: seed.accountId },
       select: { requestId: true, mediaSeconds: true, endReason: true, costMicros: true },
     });
     expect(logs).toHaveLength(TASK_COUNT);
     expect(
-      logs.filter(
-        (log) =>
-          log.endReason !== 'completed' ||
-          log.mediaSeconds !== SONG_SECONDS ||
-          log.costMicros !== expected.get(log.requestId),
+      logs.filter((log) =>
+        expected.has(log.requestId)
+          ? log.endReason !== 'completed' ||
+            log.mediaSeconds !== SONG_SECONDS ||
+            log.costMicros !== expected.get(log.requestId)
+          : log.endReason !== TASK_ABANDONED_END_REASON || log.costMicros !== 0n,
       ),
     ).toEqual([]);
 
     // The books balance: balance = credits − captures, nothing held.
     const books = await new LedgerAudit(harness.prisma).auditAccount(seed.accountId);
     expect(books).toMatchObject({ balanced: true, held: 0n, openHolds: 0n });
-    expect(books.captures).toBe(tasks.reduce((sum, task) => sum + task.heldMicros, 0n));
+    expect(books.captures).toBe([...expected.values()].reduce((sum, held) => sum + held, 0n));
 
     const seconds = Math.round((Date.now() - startedAt) / 1000);
-    process.stdout.write(`music chaos: ${kills} kills, ${TASK_COUNT} tasks, ${seconds} s\n`);
+    process.stdout.write(
+      `music chaos: ${kills} kills, ${TASK_COUNT} tasks (${cutInSubmission.length} cut in their submission), ${seconds} s\n`,
+    );
   }, 300_000);
 
   it('never sends a music submission twice when its worker was killed waiting for the answer: the task fails and its hold is released once', async () => {

@@ -138,6 +138,7 @@ describe('TaskStepProcessor (Postgres)', () => {
       priceSnapshot?: JsonObject;
       kind?: 'image' | 'video';
       holdMicros?: bigint;
+      request?: JsonObject;
     } = {},
   ): Promise<Task> {
     sequence += 1;
@@ -160,7 +161,7 @@ describe('TaskStepProcessor (Postgres)', () => {
       accountId: 'acct_tasks',
       model: 'gamma-2',
       channelId: options.channelId ?? 'chan_gamma',
-      request: { prompt: 'waves at dusk', seconds: 5 },
+      request: options.request ?? { prompt: 'waves at dusk', seconds: 5 },
       holdRequestId,
       ...(options.priceSnapshot ? { priceSnapshot: options.priceSnapshot } : {}),
       deadlineAt: new Date(Date.now() + (options.deadlineInMs ?? 600_000)),
@@ -206,6 +207,65 @@ describe('TaskStepProcessor (Postgres)', () => {
 
     expect(await processor.runStep(task.id)).toEqual({ kind: 'finished', status: 'completed' });
     expect(adapter.polls).toHaveLength(2);
+  });
+
+  it('submits the inline images, then keeps only markers of them on the row with the handle', async () => {
+    const { processor, adapter } = harness();
+    const image = `data:image/png;base64,${'iVBORw0KGgo'.repeat(2_000)}`;
+    const task = await queuedTask({ request: { prompt: 'waves at dusk', images: [image], seconds: 5 } });
+
+    expect((await processor.runStep(task.id)).kind).toBe('wait');
+
+    expect(adapter.submissions[0].request).toEqual({ prompt: 'waves at dusk', images: [image], seconds: 5 });
+    expect(await store.findById(task.id)).toMatchObject({
+      status: 'processing',
+      upstreamHandle: { upstreamId: 'up-1' },
+      request: {
+        prompt: 'waves at dusk',
+        images: [`[inline input of ${image.length} characters, dropped once the upstream accepted the task]`],
+        seconds: 5,
+      },
+    });
+  });
+
+  it('keeps the inline images while the upstream has not accepted the task', async () => {
+    const { processor, adapter } = harness();
+    adapter.submitFailure = new UpstreamError({
+      kind: 'rate_limit',
+      retryable: true,
+      httpStatus: 429,
+      message: 'slow down',
+    });
+    adapter.idempotentSubmit = true;
+    const image = `data:image/png;base64,${'iVBORw0KGgo'.repeat(2_000)}`;
+    const task = await queuedTask({ request: { prompt: 'waves at dusk', images: [image] } });
+
+    expect((await processor.runStep(task.id)).kind).toBe('wait');
+
+    expect((await store.findById(task.id))?.request).toEqual({ prompt: 'waves at dusk', images: [image] });
+  });
+
+  it('drops the inline inputs of a task that ends before any upstream took it, wherever they sit', async () => {
+    const image = `data:image/png;base64,${'iVBORw0KGgo'.repeat(2_000)}`;
+    const rawBase64 = 'QUJD'.repeat(20_000);
+    const request = {
+      prompt: 'p'.repeat(32_000),
+      images: [image, 'https://example.test/a.png', 'data:image/png;base64,iVBO'],
+      metadata: { last_frame_url: image, note: 'n'.repeat(60_000), seconds: 5 },
+      binary_data_base64: [rawBase64],
+    };
+    const task = await queuedTask({ request });
+
+    expect(await store.transition(task.id, 'queued', 'cancelled', { failureReason: 'cancelled' })).toBe(true);
+
+    const marker = (length: number) =>
+      `[inline input of ${length} characters, dropped once the upstream accepted the task]`;
+    expect((await store.findById(task.id))?.request).toEqual({
+      ...request,
+      images: [marker(image.length), 'https://example.test/a.png', 'data:image/png;base64,iVBO'],
+      metadata: { last_frame_url: marker(image.length), note: 'n'.repeat(60_000), seconds: 5 },
+      binary_data_base64: [marker(rawBase64.length)],
+    });
   });
 
   it('lets only the winner of two racing processors settle', async () => {

@@ -165,7 +165,22 @@ export class TaskStore {
       where: { id: taskId, status: from },
       data: { ...patch, status: to },
     });
+    if (count === 1 && TERMINAL_TASK_STATUSES.has(to)) await this.dropInlineInputs(taskId);
     return count === 1;
+  }
+
+  /**
+   * Replaces the inline inputs of the task's request (images and clips sent as bytes) with markers of
+   * their length, once nothing will send them again: the upstream accepted the task, or it ended. The
+   * rule is the database's own function (migration task_inline_inputs_dropped), so the bytes never
+   * travel back to this process; a request without any is not written again. A separate
+   * statement from the transition it follows: a crash between the two leaves the bytes to the
+   * retention sweep, and a re-run drops them again harmlessly.
+   */
+  async dropInlineInputs(taskId: string): Promise<void> {
+    await this.prisma.$executeRaw`
+      UPDATE tasks SET request = task_request_without_inline_inputs(request)
+       WHERE id = ${taskId} AND request IS DISTINCT FROM task_request_without_inline_inputs(request)`;
   }
 
   /** Writes columns without a status change, only while the task is still in `status`. */
