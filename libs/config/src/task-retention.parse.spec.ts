@@ -1,17 +1,5 @@
-import { InvalidConfigurationError } from './invalid-configuration.error';
 import { loadConfig } from './load-config';
-
-const REQUIRED = { ADMIN_TOKEN: 'admin-token-of-enough-length', MASTER_KEY: 'ab'.repeat(32) };
-
-function problemsOf(env: Record<string, string>): readonly string[] {
-  try {
-    loadConfig({ ...REQUIRED, ...env });
-  } catch (error) {
-    if (error instanceof InvalidConfigurationError) return error.problems;
-    throw error;
-  }
-  throw new Error('expected loadConfig to throw');
-}
+import { problemsOf, REQUIRED } from './testing/config-problems';
 
 describe('task retention', () => {
   it('keeps finished rows 90 days and their requests 30 by default, swept every 10 minutes', () => {

@@ -126,7 +126,7 @@ export class BetaSubmissionService {
     }
     const { task } = created;
     const handle = await this.submitUpstream(runtime, task, candidates, submission);
-    if (!(await runtime.store.updateWhile(task.id, 'processing', { upstreamHandle: handle }))) {
+    if (!(await runtime.store.storeHandle(task.id, handle))) {
       this.logger.warn({ taskId: task.id }, 'task left processing while its submission was in flight');
     }
     await this.enqueueStep(task.id);

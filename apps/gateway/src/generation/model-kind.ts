@@ -11,6 +11,24 @@ export type ModelKind = 'text' | 'image' | 'video' | 'music';
 /** The kinds the synchronous routes make: text (chat, generate, stream) and images. */
 export type SynchronousKind = Extract<ModelKind, 'text' | 'image'>;
 
+// perf-machinery: model-kind-cache (docs/performance-machinery.md)
+/**
+ * Whether a video family knows the model, remembered per model name: the answer asks every channel
+ * type's rules (about 2 µs), on every text and image request. Only priced models are asked, but a
+ * priced name can carry client-chosen parts (omega's `:<W*H>`), so the map starts over at its bound.
+ */
+const REMEMBERED_MODELS_BOUND = 1024;
+const videoFamilyModels = new Map<string, boolean>();
+function isVideoFamilyModelRemembered(model: string): boolean {
+  let known = videoFamilyModels.get(model);
+  if (known === undefined) {
+    known = isVideoFamilyModel(model);
+    if (videoFamilyModels.size >= REMEMBERED_MODELS_BOUND) videoFamilyModels.clear();
+    videoFamilyModels.set(model, known);
+  }
+  return known;
+}
+
 /**
  * The kinds a model makes. A family that knows the model by name decides, whatever its price holds:
  * a video family's model makes video, a model of the music channel type makes music. Otherwise the
@@ -23,7 +41,7 @@ export function modelKindsOf(
   channels: readonly ChannelCandidate[],
   price: ModelPrice,
 ): ModelKind[] {
-  if (isVideoFamilyModel(model)) return ['video'];
+  if (isVideoFamilyModelRemembered(model)) return ['video'];
   if (channels.some((channel) => channel.type === LAMBDA_CHANNEL_TYPE)) return ['music'];
   const kinds: ModelKind[] = [];
   if (price.inputPerMillion > 0n || price.outputPerMillion > 0n) kinds.push('text');

@@ -143,13 +143,8 @@ export class TaskStepProcessor {
     return this.submit(task, bound);
   }
 
-  /**
-   * From the stored handle on, the task is polled, never submitted again: the bytes the upstream now
-   * holds leave the row (TaskStore.dropInlineInputs).
-   */
   private async storeHandle(task: Task, handle: JsonHandle): Promise<TaskStepResult> {
-    const stored = await this.deps.store.updateWhile(task.id, 'processing', { upstreamHandle: handle });
-    if (stored) await this.deps.store.dropInlineInputs(task.id);
+    const stored = await this.deps.store.storeHandle(task.id, handle);
     if (!stored) {
       this.deps.logger.warn({ taskId: task.id }, 'task left processing while its submission was in flight');
       return this.finishedAsStored(task.id);

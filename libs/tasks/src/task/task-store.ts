@@ -170,14 +170,29 @@ export class TaskStore {
   }
 
   /**
-   * Replaces the inline inputs of the task's request (images and clips sent as bytes) with markers of
-   * their length, once nothing will send them again: the upstream accepted the task, or it ended. The
-   * rule is the database's own function (migration task_inline_inputs_dropped), so the bytes never
-   * travel back to this process; a request without any is not written again. A separate
-   * statement from the transition it follows: a crash between the two leaves the bytes to the
-   * retention sweep, and a re-run drops them again harmlessly.
+   * Stores the upstream handle of a task still `processing`, and in the same statement replaces the
+   * inline inputs of its request (images and clips sent as bytes) with markers of their length: from
+   * the handle on the task is polled, never submitted again, so nothing reads them any more. The rule
+   * is the database's own function (migration task_inline_inputs_dropped), so the bytes never travel
+   * back to this process.
    */
-  async dropInlineInputs(taskId: string): Promise<void> {
+  async storeHandle(taskId: string, handle: JsonHandle): Promise<boolean> {
+    const count = await this.prisma.$executeRaw`
+      UPDATE tasks
+         SET upstream_handle = ${JSON.stringify(handle)}::jsonb,
+             request = task_request_without_inline_inputs(request),
+             updated_at = now() AT TIME ZONE 'UTC'
+       WHERE id = ${taskId} AND status = 'processing'`;
+    return count === 1;
+  }
+
+  /**
+   * The same replacement once a task ended (nothing will send its inputs again), for a task that ends
+   * without a handle: refused, cancelled or failed before any upstream took it. A separate statement
+   * from the transition it follows: a crash between the two leaves the bytes to the retention sweep,
+   * and a request without any is not written again.
+   */
+  private async dropInlineInputs(taskId: string): Promise<void> {
     await this.prisma.$executeRaw`
       UPDATE tasks SET request = task_request_without_inline_inputs(request)
        WHERE id = ${taskId} AND request IS DISTINCT FROM task_request_without_inline_inputs(request)`;
