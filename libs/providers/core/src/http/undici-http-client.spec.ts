@@ -166,7 +166,8 @@ describe('createUndiciHttpClient', () => {
         headers: {},
         signal,
       });
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      // Aborted once the upstream holds the request (a fixed pause lost that race under a loaded suite).
+      while (upstream.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
       const reason = new Error('client went away');
       abort(reason);
       await expect(pending).rejects.toBe(reason);
