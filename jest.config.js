@@ -37,6 +37,8 @@ const shared = {
 
 module.exports = {
   testTimeout: 60000,
+  // Longest files first, from recorded durations when Jest's cache has none (a fresh clone).
+  testSequencer: '<rootDir>/tools/jest/slow-first.sequencer.js',
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['**/*.spec.ts'] },
     {
