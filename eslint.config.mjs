@@ -30,7 +30,7 @@ export default [
   ...tseslint.configs.recommended,
   ...nx.configs['flat/base'],
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -45,6 +45,9 @@ export default [
           depConstraints: [
             { sourceTag: 'type:provider-core', onlyDependOnLibsWithTags: [] },
             { sourceTag: 'type:simulator', onlyDependOnLibsWithTags: [] },
+            // The console is browser code that talks to the gateway over HTTP only (its tsconfig maps no
+            // @gateway/* path); its end-to-end test starts the stack with the test kit and the simulators.
+            { sourceTag: 'type:console', onlyDependOnLibsWithTags: ['type:testing', 'type:simulator'] },
             { sourceTag: 'type:dialect', onlyDependOnLibsWithTags: ['type:provider-core'] },
             { sourceTag: 'type:provider', onlyDependOnLibsWithTags: ['type:provider-core', 'type:dialect'] },
             {
@@ -72,6 +75,30 @@ export default [
     files: ['**/*.mjs', '**/*.js', '**/*.cjs'],
     languageOptions: { globals: globals.node },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    // The console runs in the browser: browser globals, and no Node ones.
+    files: ['apps/console/src/**/*.ts', 'apps/console/src/**/*.tsx'],
+    languageOptions: { globals: globals.browser },
+  },
+  {
+    // Services return values; only the generation pipeline and controllers write HTTP answers.
+    files: ['apps/gateway/src/**/*.service.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'fastify',
+              importNames: ['FastifyReply'],
+              message: 'Return a value: the pipeline or the controller writes the answer.',
+              allowTypeImports: false,
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['**/*.spec.ts', '**/*.int-spec.ts', 'tools/**', 'bench/**'],

@@ -5,5 +5,11 @@ import { defineConfig } from 'prisma/config';
 export default defineConfig({
   schema: 'prisma/schema.prisma',
   migrations: { path: 'prisma/migrations' },
-  datasource: { url: process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gateway' },
+  // Prisma's own CLI (migrate deploy, for users with network access) needs a session: the direct URL.
+  datasource: {
+    url:
+      process.env.DATABASE_DIRECT_URL ??
+      process.env.DATABASE_URL ??
+      'postgresql://postgres@127.0.0.1:5432/gateway',
+  },
 });

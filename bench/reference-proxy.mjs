@@ -51,7 +51,7 @@ function sseUsageScanner() {
  * Node 20's AsyncResource#bind builds two util.deprecate wrappers per call (DEP0172) and Fastify binds
  * one callback per request body. Those wrappers cost this proxy a sixth of its CPU per request and kept
  * each request's objects alive until a full collection. The gateway binds without them
- * (apps/gateway/src/http/async-resource-bind.ts), and so do the floors it is measured against.
+ * (apps/gateway/src/platform/http/async-resource-bind.ts), and so do the floors it is measured against.
  */
 export function useLeanAsyncResourceBind() {
   const probe = new AsyncResource('probe').bind(() => {});

@@ -3,11 +3,15 @@
 // unfiltered full run, docs/benchmarks.md. See bench/README.md.
 //   --smoke                 1 round × 2 s, 100 open streams, 200 video tasks of 15 s (CI: "the harness never rots")
 //   --scenario a,b          latency, throughput, stream, ttfb, large-prompt, open-streams, images, tasks,
-//                           body-memory
+//                           body-memory, admin-figures
 //   --targets a,b           direct, proxy, gateway, gateway-warn, insert-enqueue (needs gateway), peer
 //   --profile               the gateway runs under --cpu-prof; its self time is grouped by package
 //   --no-build              use the existing dist/
 //   --rounds n, --seconds s override the mode's rounds and seconds per run (quicker comparisons)
+//   --video-workers n       worker-video processes polling the task scenario's tasks (default 1)
+//   --task-count n          tasks of the task scenario (overrides the mode's 10,000 or 200)
+//   --task-completion-ms n  how long after its create the simulator completes a task (30,000 or 15,000):
+//                           a long one gives the tasks run a quiet window of polls before any completes
 //   --baseline <commit>     also runs that commit's build (its own worktree, database and Redis prefix)
 //                           on the same simulator, interleaved with this one, and reports the ratios
 import { execFileSync, execSync } from 'node:child_process';
@@ -23,6 +27,7 @@ import {
   describeBodyMemory,
   runBodyMemoryRound,
 } from './lib/body-memory.mjs';
+import { adminFiguresWithinLimit, measureAdminFigures, renderAdminFigures } from './lib/admin-figures.mjs';
 import { CLOCK_TICKS_PER_SECOND } from './lib/proc-stats.mjs';
 import { preflight, runOpenStreams, runTimeToFirstByte, runWrkScenario } from './lib/runner.mjs';
 import { runTaskCreations, runTaskLoad } from './lib/task-run.mjs';
@@ -55,6 +60,9 @@ const { values: options } = parseArgs({
     rounds: { type: 'string' },
     seconds: { type: 'string' },
     baseline: { type: 'string' },
+    'video-workers': { type: 'string' },
+    'task-count': { type: 'string' },
+    'task-completion-ms': { type: 'string' },
   },
 });
 
@@ -71,6 +79,9 @@ const SETTINGS = {
     // performance.md: 10,000 outstanding tasks, each completed upstream 30 s after its create.
     taskCount: 10_000,
     taskCompletionMs: 30_000,
+    // performance.md: the admin figures over 1,000,000 request-log rows.
+    adminFigureRows: 1_000_000,
+    adminFigureRuns: 5,
   },
   smoke: {
     rounds: 1,
@@ -84,6 +95,8 @@ const SETTINGS = {
     // Long enough for a steady window (it starts 11 s after the last creation answer) of a few polls.
     taskCount: 200,
     taskCompletionMs: 15_000,
+    adminFigureRows: 50_000,
+    adminFigureRuns: 1,
   },
 };
 const mode = options.smoke ? 'smoke' : 'full';
@@ -91,6 +104,11 @@ const settings = {
   ...SETTINGS[mode],
   ...(options.rounds ? { rounds: positiveWhole('--rounds', options.rounds) } : {}),
   ...(options.seconds ? { durationSeconds: positiveWhole('--seconds', options.seconds) } : {}),
+  ...(options['task-count'] ? { taskCount: positiveWhole('--task-count', options['task-count']) } : {}),
+  ...(options['task-completion-ms']
+    ? { taskCompletionMs: positiveWhole('--task-completion-ms', options['task-completion-ms']) }
+    : {}),
+  videoWorkers: options['video-workers'] ? positiveWhole('--video-workers', options['video-workers']) : 1,
 };
 function positiveWhole(name, value) {
   const number = Number(value);
@@ -115,7 +133,14 @@ if (wantedTargets.includes('baseline') && !options.baseline)
   throw new Error('the baseline target needs --baseline');
 // Only the standard full run rewrites docs/benchmarks.md.
 const filtered = Boolean(
-  options.scenario || options.targets || options.rounds || options.seconds || options.baseline,
+  options.scenario ||
+  options.targets ||
+  options.rounds ||
+  options.seconds ||
+  options.baseline ||
+  options['video-workers'] ||
+  options['task-count'] ||
+  options['task-completion-ms'],
 );
 for (const name of wantedTargets) if (!TARGET_NAMES.includes(name)) throw new Error(`unknown target ${name}`);
 if (scenarios.length === 0) throw new Error(`no scenario matches ${options.scenario}`);
@@ -152,7 +177,7 @@ const baselineBuild = options.baseline
   ? await prepareBaselineBuild({ root, revision: options.baseline, log })
   : null;
 
-const stack = createStack({ root, logDir: resultsDir, log, profileDir });
+const stack = createStack({ root, logDir: resultsDir, log, profileDir, videoWorkers: settings.videoWorkers });
 const results = {
   meta: {
     mode,
@@ -251,6 +276,12 @@ async function startTargets() {
   return targets;
 }
 
+/** The quiet window's per-poll figures for the progress line, when the run had one. */
+const quietFigures = (quiet) =>
+  quiet
+    ? `; quiet window (${quiet.polls} polls, no completion): worker ${Math.round(quiet.workerUsPerPoll)} µs/poll, ` +
+      `Postgres ${Math.round(quiet.postgresUsPerPoll)} µs/poll, ${quiet.databasePerPoll.transactions.toFixed(2)} db transactions/poll`
+    : '';
 const formatMs = (value) => (typeof value === 'number' ? `${(value / 1000).toFixed(2)} s` : '—');
 
 function describeRun(record) {
@@ -260,7 +291,7 @@ function describeRun(record) {
     : '';
   const rate = typeof record.rps === 'number' ? `${Math.round(record.rps)} req/s ` : '';
   const tasks = record.tasks
-    ? `${record.tasks.statuses.byStatus.completed ?? 0}/${record.tasks.statuses.total} completed, lag p50 ${formatMs(record.tasks.lags.lagP50Ms)} p99 ${formatMs(record.tasks.lags.lagP99Ms)}, steady window: worker ${Math.round(record.tasks.steady?.workerUsPerPoll ?? NaN)} µs/poll, ${(record.tasks.steady?.databasePerPoll?.transactions ?? NaN).toFixed(2)} db transactions/poll; creations `
+    ? `${record.tasks.statuses.byStatus.completed ?? 0}/${record.tasks.statuses.total} completed, lag p50 ${formatMs(record.tasks.lags.lagP50Ms)} p99 ${formatMs(record.tasks.lags.lagP99Ms)}, steady window: worker ${Math.round(record.tasks.steady?.workerUsPerPoll ?? NaN)} µs/poll, ${(record.tasks.steady?.databasePerPoll?.transactions ?? NaN).toFixed(2)} db transactions/poll${quietFigures(record.tasks.quiet)}; creations `
     : '';
   const open = record.openStreams
     ? `${record.openStreams.completed}/${record.openStreams.streams} done, peak open ${record.openStreams.peakOpen}, peak RSS ${record.memory.peakMainMiB.toFixed(1)} MiB `
@@ -328,8 +359,36 @@ async function runBodyMemory(scenario, targets) {
   saveRaw();
 }
 
+/**
+ * The admin figures (bench/lib/admin-figures.mjs): a database and a gateway of their own, from the
+ * dist/ just built, beside the stack. Kept as admin-figures.md and in raw.json; a full run fails when a
+ * JSON route's median is not under 1 s.
+ */
+async function runAdminFigures() {
+  const figures = await measureAdminFigures({
+    dist: 'dist',
+    rows: settings.adminFigureRows,
+    runs: settings.adminFigureRuns,
+    log,
+  });
+  const table = renderAdminFigures(figures);
+  results.adminFigures = figures;
+  writeFileSync(join(resultsDir, 'admin-figures.md'), `# Admin figures\n\n${table}\n`);
+  console.log(`\n${table}\n`);
+  if (mode === 'full' && !adminFiguresWithinLimit(figures.queries)) {
+    results.skipped.push({
+      scenario: 'admin-figures',
+      family: 'admin',
+      target: 'gateway',
+      problem: 'a JSON route took 1 s or more',
+    });
+  }
+  saveRaw();
+}
+
 async function runScenario(scenario, targets) {
   if (scenario.kind === 'body-memory') return runBodyMemory(scenario, targets);
+  if (scenario.kind === 'admin-figures') return runAdminFigures();
   const pairs = [];
   for (const { family, targets: names } of scenarioPlan(scenario, targets)) {
     const request =

@@ -3,8 +3,11 @@
 // runs. Type checking is a separate step (npm run typecheck); swc only strips types, in about a second.
 // `--out-dir <dir>` builds elsewhere (tests that start the built processes use their own copy, inside
 // the repository so that node_modules resolves), leaving dist/ to whoever runs it.
+// The operator console (apps/console) is browser code: Vite bundles it into <out-dir>/apps/console,
+// replacing what swc made of its sources. `--skip-console` leaves it out (tests that start the built
+// processes but never open /console, where the gateway then answers its "not built" page).
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -29,4 +32,16 @@ const result = spawnSync(
   { cwd: root, stdio: 'inherit' },
 );
 rmSync(configPath, { force: true });
-process.exit(result.status ?? 1);
+if (result.status !== 0) process.exit(result.status ?? 1);
+
+const consoleConfig = join(root, 'apps', 'console', 'vite.config.ts');
+const consoleOut = join(root, outDir, 'apps', 'console');
+rmSync(consoleOut, { recursive: true, force: true });
+if (process.argv.includes('--skip-console') || !existsSync(consoleConfig)) process.exit(0);
+const vite = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
+const consoleBuild = spawnSync(
+  process.execPath,
+  [vite, 'build', '--config', consoleConfig, '--outDir', consoleOut, '--emptyOutDir', '--logLevel', 'warn'],
+  { cwd: root, stdio: 'inherit', env: { ...process.env, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' } },
+);
+process.exit(consoleBuild.status ?? 1);

@@ -211,6 +211,29 @@ function toPgConfig(databaseUrl) {
     user: decodeURIComponent(url.username || 'postgres'),
     password: url.password ? decodeURIComponent(url.password) : undefined,
     database: databaseNameOf(databaseUrl),
+    ssl: tlsOf(url),
+  };
+}
+
+/**
+ * The URL's TLS settings as node-postgres reads them from a connection string (which the discrete
+ * settings above would drop): `disable` or no sslmode, none; `no-verify`, encrypted without checking the
+ * server; any other mode, the server's certificate verified (node-postgres treats `require` and
+ * `verify-ca` as `verify-full`), against `sslrootcert` when given; `sslcert`/`sslkey` for a client
+ * certificate.
+ */
+function tlsOf(url) {
+  const mode =
+    url.searchParams.get('sslmode') ?? (url.searchParams.get('ssl') === 'true' ? 'verify-full' : 'disable');
+  if (mode === 'disable') return undefined;
+  if (mode === 'no-verify') return { rejectUnauthorized: false };
+  const fileOf = (name) =>
+    url.searchParams.get(name) ? readFileSync(url.searchParams.get(name)) : undefined;
+  return {
+    rejectUnauthorized: true,
+    ca: fileOf('sslrootcert'),
+    cert: fileOf('sslcert'),
+    key: fileOf('sslkey'),
   };
 }
 

@@ -4,7 +4,9 @@
 //   node tools/migrate.mjs dev <name> [--create-only]    diff the snapshot against schema.prisma, write
 //                                                        prisma/migrations/<timestamp>_<name>, apply it
 //
-// DATABASE_URL defaults to postgresql://postgres@127.0.0.1:5432/gateway.
+// DATABASE_DIRECT_URL when set (DATABASE_URL then goes through a transaction pooler, and migrations need
+// a session: the engine's advisory lock and its multi-statement scripts), else DATABASE_URL, which
+// defaults to postgresql://postgres@127.0.0.1:5432/gateway.
 import { createMigration, defaultDatabaseUrl, migrateDatabase, redactPassword } from './migrate-lib.mjs';
 
 const usage = 'usage: node tools/migrate.mjs deploy [--quiet] | dev <name> [--create-only]';
@@ -15,7 +17,7 @@ async function main() {
   const [command, name] = args.filter((arg) => !arg.startsWith('--'));
   const quiet = flags.has('--quiet');
   const log = quiet ? () => {} : (message) => console.log(message);
-  const databaseUrl = process.env.DATABASE_URL || defaultDatabaseUrl;
+  const databaseUrl = process.env.DATABASE_DIRECT_URL || process.env.DATABASE_URL || defaultDatabaseUrl;
   const startedAt = Date.now();
 
   if (command === 'deploy') {

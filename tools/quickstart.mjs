@@ -111,6 +111,7 @@ const { key } = await seedDemo({ gatewayUrl, adminToken: secrets.ADMIN_TOKEN, si
 
 console.log(`
 The gateway is running at ${gatewayUrl} (Swagger UI: ${gatewayUrl}/docs).
+Operator console: ${gatewayUrl}/console (sign in with the admin token below).
 Demo API key (shown once): ${key}
 Admin token (from .demo.env): ${secrets.ADMIN_TOKEN}
 

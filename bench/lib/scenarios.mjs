@@ -117,6 +117,14 @@ export const SCENARIOS = [
     // The demo's alpha channel and prices (tools/lib/demo-seed.mjs) exist on the gateway stack only.
     targets: ['gateway'],
   },
+  {
+    name: 'admin-figures',
+    title:
+      '10. GET /admin/usage and /admin/overview over 1,000,000 request-log rows, and the CSV export’s RSS',
+    // Its own database and gateway (bench/lib/admin-figures.mjs); the stack's targets are not used.
+    kind: 'admin-figures',
+    targets: ['gateway'],
+  },
 ];
 
 /** A prompt of exactly `bytes` ASCII characters (ordinary words, so tokenisation is not degenerate). */

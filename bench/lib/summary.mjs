@@ -454,12 +454,39 @@ function openStreamsSection(entry) {
 const seconds = (ms) => (typeof ms === 'number' ? `${(ms / 1000).toFixed(2)} s` : '—');
 const decimal = (value, digits = 2) => (typeof value === 'number' ? value.toFixed(digits) : '—');
 
+/** The steady window's part before any upstream completion: what polls alone cost (a run with a long completion). */
+function quietWindowTable(quiet) {
+  const perPoll = quiet.databasePerPoll ?? {};
+  return table(
+    [
+      'quiet window s (no completion yet)',
+      'polls',
+      'worker-video CPU µs/poll',
+      'Postgres CPU µs/poll',
+      'db transactions/poll',
+      'rows written/poll',
+    ],
+    [
+      [
+        decimal(quiet.seconds, 1),
+        integer(quiet.polls),
+        integer(quiet.workerUsPerPoll),
+        integer(quiet.postgresUsPerPoll),
+        decimal(perPoll.transactions),
+        decimal((perPoll.rowsInserted ?? 0) + (perPoll.rowsUpdated ?? 0) + (perPoll.rowsDeleted ?? 0)),
+      ],
+    ],
+  );
+}
+
 function tasksSection(entry, meta) {
   const flushSeconds = STATISTICS_FLUSH_MS / 1000;
   const parts = [
     `${integer(meta.taskCount)} tasks created through \`POST /v1/videos\` at ${entry.scenario.connections} connections ` +
       '(wrk, ended after that many answers); the simulator completes each ' +
-      `${seconds(meta.taskCompletionMs)} after its upstream create, and worker-video (its default timing: the next poll ` +
+      `${seconds(meta.taskCompletionMs)} after its upstream create, and worker-video` +
+      ((meta.videoWorkers ?? 1) > 1 ? ` (${meta.videoWorkers} processes, their CPU summed)` : '') +
+      ' (its default timing: the next poll ' +
       "after a tenth of the task's age, within 1–30 s) polls each until it ends. worker-video's queue is paused " +
       'while the creations run (the floor below has no consumer either, and on a machine of two cores the ' +
       'submissions would share the cores with the creations measured) and resumed at the last answer. ' +
@@ -549,6 +576,7 @@ function tasksSection(entry, meta) {
           )
         : `No steady window: every task ended within ${flushSeconds} s of the last creation answer.`,
       '',
+      ...(tasks.quiet ? [quietWindowTable(tasks.quiet), ''] : []),
       table(
         [
           'lag p50',

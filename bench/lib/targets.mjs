@@ -101,7 +101,7 @@ async function keyIdOf(accountId) {
  * processes whose output is not the product's (proxy, peer); `profileDir` turns on --cpu-prof for the
  * gateway target.
  */
-export function createStack({ root, logDir, log, profileDir = null }) {
+export function createStack({ root, logDir, log, profileDir = null, videoWorkers = 1 }) {
   const children = [];
   let stopping = false;
   let objectStoreDir = null;
@@ -240,9 +240,27 @@ export function createStack({ root, logDir, log, profileDir = null }) {
       // The stored images of a run are thrown away with the stack.
       OBJECT_STORE_DIR: objectStoreDir,
     };
+    // With --profile, worker-video runs under --cpu-prof too, its profiles beside the gateway's folder.
+    const workerFlags = (app) =>
+      profileDir && app === 'worker-video'
+        ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, '..', 'worker-video-profile')}`]
+        : [];
     const workers = WORKER_APPS.map((app) =>
-      remember(startApp(appRoot, app, baseEnv, { quiet: true }), `${names[0]} ${app}`),
+      remember(
+        startApp(appRoot, app, baseEnv, { quiet: true, nodeFlags: workerFlags(app) }),
+        `${names[0]} ${app}`,
+      ),
     );
+    // More worker-video processes (--video-workers) share the queue; their metrics ports would clash.
+    for (let extra = 1; extra < videoWorkers; extra += 1) {
+      const env = { ...baseEnv, WORKER_METRICS_PORT: '0' };
+      workers.push(
+        remember(
+          startApp(appRoot, 'worker-video', env, { quiet: true }),
+          `${names[0]} worker-video ${extra + 1}`,
+        ),
+      );
+    }
     const adminPort = await freePort();
     const adminGateway = {
       child: remember(
@@ -325,7 +343,7 @@ export function createStack({ root, logDir, log, profileDir = null }) {
         database,
         redisPrefix,
         env: baseEnv,
-        workerPid: workers.find((worker) => worker.appName === 'worker-video').pid,
+        workerPids: workers.filter((worker) => worker.appName === 'worker-video').map((worker) => worker.pid),
       },
       groups: {
         main: [child.pid],

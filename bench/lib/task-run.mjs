@@ -125,15 +125,25 @@ function cpuOf(diff, groups) {
 
 /**
  * Waits until no step job is left (true) or `deadlineMs` (false); calls `atWindowStart` once, the
- * first time `windowMayStart` says so.
+ * first time `windowMayStart` says so, and `atQuietEnd` once the window started, just before
+ * `quietUntilMs` (when no task can have completed upstream yet), if that is still ahead.
  */
-async function waitForDrain(redis, prefix, { windowMayStart, deadlineMs, atWindowStart }) {
+async function waitForDrain(
+  redis,
+  prefix,
+  { windowMayStart, deadlineMs, atWindowStart, quietUntilMs, atQuietEnd },
+) {
   let windowStarted = false;
+  let quietEnded = false;
   while (Date.now() < deadlineMs) {
     if ((await liveStepJobs(redis, prefix)) === 0) return true;
     if (!windowStarted && (await windowMayStart())) {
       windowStarted = true;
       await atWindowStart();
+    }
+    if (windowStarted && !quietEnded && Date.now() + 2 * DRAIN_CHECK_MS >= quietUntilMs) {
+      quietEnded = true;
+      if (Date.now() < quietUntilMs) await atQuietEnd();
     }
     await sleep(DRAIN_CHECK_MS);
   }
@@ -227,16 +237,16 @@ export async function runTaskCreations({ target, family, connections, bodyFile, 
 }
 
 /**
- * target.tasks: { simulatorUrl, database, redisPrefix, env, workerPid }. Resolves with a run record
+ * target.tasks: { simulatorUrl, database, redisPrefix, env, workerPids } (every worker-video process). Resolves with a run record
  * shaped like the wrk runs' (requests, rps, latencyUs, errors, cpu, rssMiB, noisy) plus `tasks`.
  */
 export async function runTaskLoad({ root, target, family, connections, bodyFile, count, completionMs, log }) {
-  const { simulatorUrl, database, redisPrefix, env, workerPid } = target.tasks;
+  const { simulatorUrl, database, redisPrefix, env, workerPids } = target.tasks;
   const pollDelayMs = platformPollDelay(root, env);
   const groups = {
     ...target.groups,
-    workers: target.groups.workers.filter((pid) => pid !== workerPid),
-    'worker-video': [workerPid],
+    workers: target.groups.workers.filter((pid) => !workerPids.includes(pid)),
+    'worker-video': workerPids,
   };
   const redis = new Redis(redisUrl(), { lazyConnect: true, maxRetriesPerRequest: 1 });
   await redis.connect();
@@ -259,17 +269,25 @@ export async function runTaskLoad({ root, target, family, connections, bodyFile,
     await videoQueue.resume();
     log(`tasks: ${load.requests} creations answered, waiting for worker-video to end them`);
     let window = null;
+    let quietEnd = null;
+    // No upstream create comes before the queue's resumption, so no task completes upstream before this:
+    // from the window's start to here every poll finds nothing new but progress (the quiet window).
+    const quietUntilMs = Date.now() + completionMs;
     const drained = await waitForDrain(redis, redisPrefix, {
       windowMayStart: afterLastSubmission(simulatorUrl, created.simulator, load.requests),
       deadlineMs: Date.now() + completionMs * 2 + 120_000,
       atWindowStart: async () => {
         window = await reading();
       },
+      quietUntilMs,
+      atQuietEnd: async () => {
+        quietEnd = await reading();
+      },
     });
     const ended = {
       proc: takeSnapshot(groups),
       simulator: await simulatorJson(simulatorUrl, '/__sim/stats'),
-      workerRssMiB: readResidentBytes(workerPid) / MIB,
+      workerRssMiB: workerPids.reduce((sum, pid) => sum + readResidentBytes(pid), 0) / MIB,
     };
     await sleep(STATISTICS_FLUSH_MS);
     const endDatabase = await databaseStats(statsClient, database);
@@ -310,6 +328,10 @@ export async function runTaskLoad({ root, target, family, connections, bodyFile,
         cpu: cpuOf(pollingDiff, groups),
       },
       steady: steadyWindowFigures(window, ended, endDatabase, groups),
+      // The part of the steady window before any upstream completion (a run with a long completionMs
+      // has one): polls alone, no settlement. Its closing database reading is not delayed (busy
+      // backends report within about a second).
+      quiet: quietEnd ? steadyWindowFigures(window, quietEnd, quietEnd.database, groups) : null,
       // From before the first creation to after the last task ended: exact totals, per task.
       perTask: {
         workerUs: perUnit(wholeDiff.groupsMicroseconds['worker-video'], statuses.total),

@@ -4,22 +4,30 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { ClientConnectionLimits, GatewayConfig } from '@gateway/config';
-import { createAccessLogger, newRequestId, REQUEST_ID_HEADER, requestIdFrom } from '@gateway/observability';
+import {
+  createAccessLogger,
+  newRequestId,
+  REQUEST_ID_HEADER,
+  requestIdFrom,
+  tracing,
+} from '@gateway/observability';
 import { AppModule } from './app.module';
-import { AdminTokenGuard } from './auth/admin-token.guard';
-import { ApiKeyGuard } from './auth/api-key.guard';
-import { registerEarlyAuthentication } from './auth/early-authentication.hook';
-import type { InfrastructureOptions } from './infrastructure/infrastructure.module';
-import { setupApiDocs } from './docs/api-docs';
-import { useLeanAsyncResourceBind } from './http/async-resource-bind';
-import { GatewayExceptionFilter } from './http/gateway-exception.filter';
-import type { GatewayRequest } from './http/gateway-request';
-import { registerJsonBodyParser } from './http/json-body.parser';
-import { registerMultipartBodyParser } from './http/multipart-body.parser';
-import { lazySchemaCompilers } from './http/lazy-schema-compilers';
-import { ResponseMetrics } from './http/response-metrics';
-import { LOGGER } from './infrastructure/tokens';
-import { InFlightGenerations } from './generation/in-flight-generations';
+import { AdminTokenGuard } from './platform/auth/admin-token.guard';
+import { ApiKeyGuard } from './platform/auth/api-key.guard';
+import { registerEarlyAuthentication } from './platform/auth/early-authentication.hook';
+import { registerConsoleRoutes } from './console/console-routes';
+import type { InfrastructureOptions } from './platform/infrastructure/infrastructure.module';
+import { setupApiDocs } from './platform/docs/api-docs';
+import { useLeanAsyncResourceBind } from './platform/http/async-resource-bind';
+import { GatewayExceptionFilter } from './platform/http/gateway-exception.filter';
+import type { GatewayRequest } from './platform/http/gateway-request';
+import { registerJsonBodyParser } from './platform/http/json-body.parser';
+import { registerMultipartBodyParser } from './platform/http/multipart-body.parser';
+import { lazySchemaCompilers } from './platform/http/lazy-schema-compilers';
+import { registerRequestTracing } from './platform/http/request-tracing.hook';
+import { ResponseMetrics } from './platform/http/response-metrics';
+import { LOGGER } from './platform/infrastructure/tokens';
+import { InFlightGenerations } from './pipeline/in-flight-generations';
 
 export interface GatewayApp {
   app: NestFastifyApplication;
@@ -71,6 +79,8 @@ export async function createGatewayApp(
   const accessLog = createAccessLogger(logger);
   const responseMetrics = app.get(ResponseMetrics);
 
+  // First of the hooks, so that every later one and the handler run inside the request's span.
+  if (tracing.enabled) registerRequestTracing(fastify);
   registerJsonBodyParser(fastify, config.jsonBodyLimitBytes);
   registerMultipartBodyParser(fastify);
   let draining = false;
@@ -95,6 +105,7 @@ export async function createGatewayApp(
     logRequest(accessLog, request, reply.statusCode, durationMs);
     done();
   });
+  registerConsoleRoutes(fastify, config.console);
   setupApiDocs(app);
   await app.init();
   await fastify.ready();

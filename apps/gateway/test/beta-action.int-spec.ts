@@ -1,4 +1,5 @@
 import { imageSize } from 'image-size';
+import { waitFor } from '@gateway/testing';
 import { GatewayHarness } from './gateway-harness';
 import { BetaActionClient, GET_RESULT_ACTION, SUBMIT_ACTION } from './beta-action.client';
 
@@ -124,12 +125,18 @@ describe('/bt: the beta Action API through the gateway', () => {
       cost_micros: ONE_1K_IMAGE.toString(),
     });
 
-    // Asked again: the same images, read from the upstream again, and nothing charged twice.
-    const again = await client.getResult('beta_t2i_v40', taskId);
-    expect(again.envelope.data).toEqual({
+    // Asked again: the same images, read from the upstream again, and nothing charged twice. Settled
+    // (its cost recorded just after its log row), the answer carries what it cost: the capture below.
+    let again: Awaited<ReturnType<typeof client.getResult>> | undefined;
+    await waitFor(async () => {
+      again = await client.getResult('beta_t2i_v40', taskId);
+      return 'cost_micros' in (again.envelope.data as object);
+    });
+    expect(again?.envelope.data).toEqual({
       status: 'done',
       binary_data_base64: data.binary_data_base64,
       image_urls: null,
+      cost_micros: ONE_1K_IMAGE.toString(),
     });
     expect(await harness.ledgerTotals(accountId)).toMatchObject({ capture: ONE_1K_IMAGE });
     expect(await accountRow(accountId)).toEqual({ balance: (CREDIT - ONE_1K_IMAGE).toString(), held: '0' });

@@ -151,9 +151,21 @@ describe('beta video on /bt and /v1/videos', () => {
       aspect_ratio: '9:16',
     });
     const { last } = await client.waitForResult('beta_vgfm_t2v_l20', taskId);
-    expect(last.envelope.data).toEqual({ status: 'done', video_url: contentUrl(taskId) });
+    expect(last.envelope.data).toMatchObject({ status: 'done', video_url: contentUrl(taskId) });
     await expectDownloadable(contentUrl(taskId));
-    expect(await settledCapture(harness, taskId)).toBe(PER_CALL + 5n * PER_SECOND['720p']);
+    const cost = PER_CALL + 5n * PER_SECOND['720p'];
+    expect(await settledCapture(harness, taskId)).toBe(cost);
+    // Once settled (just after its terminal status), the task answers what it cost: the capture above.
+    let settled = last;
+    await waitFor(async () => {
+      settled = await client.getResult('beta_vgfm_t2v_l20', taskId);
+      return 'cost_micros' in (settled.envelope.data as object);
+    });
+    expect(settled.envelope.data).toEqual({
+      status: 'done',
+      video_url: contentUrl(taskId),
+      cost_micros: cost.toString(),
+    });
   });
 
   it('runs beta-video-3.0 from /v1/videos on the key its size and seconds select', async () => {

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { connect, type Server, type Socket } from 'node:net';
 import OpenAI, { APIError, AuthenticationError, toFile } from 'openai';
 import { waitFor } from '@gateway/testing';
-import { LINGERING_LIMITS } from '../src/http/lingering-close';
+import { LINGERING_LIMITS } from '../src/platform/http/lingering-close';
 import { GatewayHarness } from './gateway-harness';
 import { TcpOutageProxy } from './tcp-outage.proxy';
 

@@ -8,7 +8,8 @@ import { createPrismaClient, type PrismaClient } from '@gateway/db';
 import { startSimulator } from '@gateway/simulators';
 import { createTestDatabase, logsDirectory, secretsDirectory } from '@gateway/testing';
 import { createGatewayApp, type GatewayApp } from '../src/bootstrap';
-import { SettlementRecorder } from '../src/generation/settlement-recorder';
+import type { InfrastructureOptions } from '../src/platform/infrastructure/infrastructure.module';
+import { SettlementRecorder } from '../src/pipeline/settlement-recorder';
 
 export interface HttpAnswer<T = unknown> {
   status: number;
@@ -132,8 +133,12 @@ export class GatewayHarness {
    * Another gateway process-equivalent on the same database and Redis: a second instance, configured
    * like the first except for `overrides`.
    */
-  async startInstance(overrides: Partial<GatewayConfig> = {}): Promise<GatewayInstance> {
+  async startInstance(
+    overrides: Partial<GatewayConfig> = {},
+    infrastructure: Pick<InfrastructureOptions, 'clock'> = {},
+  ): Promise<GatewayInstance> {
     const app = await createGatewayApp(Object.freeze({ ...this.config, ...overrides }), {
+      ...infrastructure,
       logDestination: {
         write: (line: string) => {
           this.logs.push(line);

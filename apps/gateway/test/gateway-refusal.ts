@@ -1,4 +1,4 @@
-import { GatewayError } from '../src/errors/gateway-error';
+import { GatewayError } from '../src/platform/errors/gateway-error';
 
 /**
  * For unit specs: the GatewayError `run` throws. Any other error is rethrown, and a run that returns

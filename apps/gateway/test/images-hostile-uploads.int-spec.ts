@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import type { ObjectStore } from '@gateway/storage';
-import { OBJECT_STORE } from '../src/infrastructure/tokens';
+import { OBJECT_STORE } from '../src/platform/infrastructure/tokens';
 import { GatewayHarness } from './gateway-harness';
 import { imageHarnessEnv, pngOf, seedImageDemo, type ImageDemo } from './image-demo';
 

@@ -52,9 +52,11 @@ describe('money when the upstream reports more usage than the hold covered', () 
     async (_, overdraftMicros) => {
       const { accountId, key } = await accountWithKey(10_000n, overdraftMicros);
       const uncapturedBefore = await uncapturedMicros(harness);
-      // maxOutputTokens 10 holds about a hundred micros; 20,000 thinking tokens cost 40,000 micros.
+      // maxOutputTokens 10 holds about a hundred micros; 20,000 thinking tokens cost 40,000 micros. The
+      // upstream answers after a second, so that all 20 holds are taken before the first capture even on
+      // a loaded machine (a capture first leaves nothing to hold: 402, which this test is not about).
       const body = {
-        contents: [{ role: 'user', parts: [{ text: 'think hard [[sim thoughts=20000;latency=200]]' }] }],
+        contents: [{ role: 'user', parts: [{ text: 'think hard [[sim thoughts=20000;latency=1000]]' }] }],
         generationConfig: { maxOutputTokens: 10 },
       };
 

@@ -9,7 +9,7 @@ import {
 } from '@gateway/tasks/queues';
 import { Queue } from 'bullmq';
 import type { Pool } from 'pg';
-import { SettlementRecorder } from '../src/generation/settlement-recorder';
+import { SettlementRecorder } from '../src/pipeline/settlement-recorder';
 import { GatewayHarness, NATIVE_GENERATE_PATH, NATIVE_HELLO_BODY, type TextDemo } from './gateway-harness';
 
 /**

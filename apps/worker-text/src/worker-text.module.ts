@@ -1,11 +1,14 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { HoldReaper, SettlementService } from '@gateway/billing';
 import type { Environment } from '@gateway/config';
+import { SettlementMetrics } from '@gateway/observability';
 import { PG_POOL, TaskRetentionSweep, WorkerRuntimeModule } from '@gateway/tasks';
 import type { Pool } from 'pg';
 import { HoldReaperProcessor } from './hold-reaper.processor';
+import { RequestLogRollupProcessor } from './request-log-rollup.processor';
 import { TaskRetentionProcessor } from './task-retention.processor';
 import { TextSettlementProcessor } from './text-settlement.processor';
+import { WebhookDeliveryProcessor } from './webhook-delivery.processor';
 
 export interface WorkerTextOptions {
   /** The environment to configure from; the process environment when absent. */
@@ -13,8 +16,9 @@ export interface WorkerTextOptions {
 }
 
 /**
- * Background work of text calls (settlements handed over by the gateway), the hold reaper, and the
- * retention sweep of finished task rows.
+ * Background work of text calls (settlements handed over by the gateway), the hold reaper, the
+ * retention sweep of finished task rows, the delivery of webhook events, and the rollups of the
+ * request logs that the admin figures read.
  */
 @Module({})
 export class WorkerTextModule {
@@ -25,8 +29,8 @@ export class WorkerTextModule {
       providers: [
         {
           provide: SettlementService,
-          useFactory: (pool: Pool) => new SettlementService(pool),
-          inject: [PG_POOL],
+          useFactory: (pool: Pool, metrics: SettlementMetrics) => new SettlementService(pool, metrics),
+          inject: [PG_POOL, SettlementMetrics],
         },
         {
           provide: HoldReaper,
@@ -41,6 +45,8 @@ export class WorkerTextModule {
         TextSettlementProcessor,
         HoldReaperProcessor,
         TaskRetentionProcessor,
+        WebhookDeliveryProcessor,
+        RequestLogRollupProcessor,
       ],
     };
   }

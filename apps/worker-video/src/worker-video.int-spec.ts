@@ -41,7 +41,11 @@ class ScriptedVideoAdapter implements TaskAdapter {
     return { handle: { upstreamTaskId: `gamma-${this.submissions.length}` } };
   }
 
+  /** When each poll arrived (ms since the epoch). */
+  readonly polledAt: number[] = [];
+
   async poll(handle: JsonHandle, context: { submissionKey: string }): Promise<TaskPollResult> {
+    this.polledAt.push(Date.now());
     this.polledHandles.push(handle);
     this.storedHandleAtPoll.push((await this.store.findById(context.submissionKey))?.upstreamHandle);
     const next = this.script.shift() ?? { state: 'pending' };
@@ -171,6 +175,38 @@ describe('worker-video (Postgres, Redis)', () => {
     const rows = await prisma.ledgerEntry.findMany({ where: { requestId }, orderBy: { id: 'asc' } });
     return rows.map((row) => [row.kind, row.amount]);
   }
+
+  it('keeps the polls of a channel with a ceiling under it across its tasks, failing none', async () => {
+    const pollsPerSecond = 4;
+    await prisma.channel.update({ where: { id: 'chan_gamma' }, data: { pollsPerSecond } });
+    try {
+      const adapter = new ScriptedVideoAdapter(store);
+      await startWorker(adapter);
+      const tasks = [await queuedVideoTask(), await queuedVideoTask(), await queuedVideoTask()];
+      // Unpaced, three tasks polled every 50–100 ms would make these polls in a fraction of a second.
+      const observed = 12;
+      await waitFor(async () => adapter.polledAt.length >= observed, 20_000);
+
+      const times = adapter.polledAt.slice(0, observed);
+      const elapsedSeconds = (times[times.length - 1] - times[0]) / 1000;
+      // A bucket of one second's polls, then one per 1/pollsPerSecond: a bound a slow machine only helps.
+      expect(observed).toBeLessThanOrEqual(pollsPerSecond + Math.ceil(elapsedSeconds * pollsPerSecond) + 1);
+      for (const { taskId } of tasks) {
+        expect((await store.findById(taskId))?.status).toBe('processing');
+        expect(await queue.getJob(taskStepJobId(taskId)).then((job) => job?.failedReason)).toBeUndefined();
+      }
+
+      const done: TaskPollResult = {
+        state: 'completed',
+        outputs: [{ url: 'http://upstream.test/paced.mp4', contentType: 'video/mp4' }],
+        warnings: [],
+      };
+      adapter.script.push(done, done, done);
+      for (const { taskId } of tasks) expect(await stepJobEndState(taskId)).toBe('completed');
+    } finally {
+      await prisma.channel.update({ where: { id: 'chan_gamma' }, data: { pollsPerSecond: null } });
+    }
+  });
 
   it('submits, polls while pending and settles on completion, the handle stored before the first poll', async () => {
     const adapter = new ScriptedVideoAdapter(store);

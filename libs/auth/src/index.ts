@@ -6,3 +6,6 @@ export * from './key/key-resolver';
 export * from './key/key-row.source';
 export * from './key/resolved-key';
 export * from './throttle/auth-failure.throttle';
+export * from './governance/governance-columns.util';
+export * from './governance/ip-allow-list.util';
+export * from './governance/key-governance';

@@ -17,11 +17,31 @@ export interface MasterKeyring {
 export interface GatewayConfig {
   readonly port: number;
   readonly host: string;
+  /** Every statement of the serving path and the workers: direct, or through a transaction pooler. */
   readonly databaseUrl: string;
+  /**
+   * DATABASE_DIRECT_URL: a connection straight to Postgres for what needs a session (migrations,
+   * session advisory locks, LISTEN); databaseUrl when unset.
+   */
+  readonly databaseDirectUrl: string;
+  /**
+   * True when DATABASE_DIRECT_URL is set, which says that databaseUrl reaches Postgres through a pooler
+   * in transaction mode (PgBouncer): its connections then keep nothing from one transaction to the
+   * next (no named prepared statements, no session settings).
+   */
+  readonly databaseBehindTransactionPooler: boolean;
   readonly databasePoolSize: number;
+  /** REDIS_URL: meaningful only when `redis` is a single server (connect through `redis`). */
   readonly redisUrl: string;
+  /** The Redis deployment: one server, a cluster or a Sentinel-watched primary. */
+  readonly redis: RedisTopology;
   /** Every Redis key and pub/sub channel name starts with this. */
   readonly redisPrefix: string;
+  /**
+   * The prefix of BullMQ's keys: redisPrefix, wrapped in a hash tag on a Redis Cluster (`{gw}`) so that
+   * every key of every queue shares one slot, as BullMQ's scripts require there.
+   */
+  readonly queuePrefix: string;
   /**
    * Whether this instance serves /admin. Off on public replicas: no admin surface to attack, and
    * none of the admin API's memory (Prisma's query compiler is loaded by admin routes only).
@@ -94,6 +114,53 @@ export interface GatewayConfig {
   readonly objectSweepIntervalMs: number;
   /** How long finished task rows and their stored requests are kept (worker-text's sweep). */
   readonly taskRetention: TaskRetention;
+  /** Delivery of webhook events (worker-text's delivery worker). */
+  readonly webhooks: WebhookSettings;
+  /** The operator console at /console and its sign-in sessions. */
+  readonly console: ConsoleConfig;
+  /** The progress streams of `GET /v1/tasks/{id}/events` (task-event-streams.parse.ts). */
+  readonly taskEvents: TaskEventStreams;
+}
+
+export interface TaskEventStreams {
+  /** TASK_EVENTS_HEARTBEAT_MS: a comment line after this long without an event. */
+  readonly heartbeatMs: number;
+  /**
+   * TASK_EVENTS_POLL_MS: how often an instance with open streams reads the new events of their tasks,
+   * one query for all of them (the longest an event waits before it is sent).
+   */
+  readonly pollMs: number;
+  /** TASK_EVENTS_MAX_STREAMS_PER_ACCOUNT: open streams one account may hold on one instance. */
+  readonly maxStreamsPerAccount: number;
+  /** TASK_EVENTS_MAX_STREAMS: open streams one instance serves. */
+  readonly maxStreams: number;
+  /** TASK_EVENTS_RETENTION_HOURS: how long recorded events (what a resumed stream replays) are kept. */
+  readonly retentionHours: number;
+}
+
+export interface ConsoleConfig {
+  /** CONSOLE_ENABLED, and the admin API on: serve /console and the session routes under /admin. */
+  readonly enabled: boolean;
+  /** CONSOLE_SESSION_TTL: seconds a console session lasts from its sign-in (no sliding renewal). */
+  readonly sessionTtlSeconds: number;
+  /** CONSOLE_DIR: the console's build (index.html and assets/), absolute. */
+  readonly directory: string;
+}
+
+/** How webhook events are delivered (README, Webhooks). */
+export interface WebhookSettings {
+  /** WEBHOOK_RETRY_SCHEDULE: the wait before each attempt, counted from the previous one; its length is the attempts made. */
+  readonly retryScheduleMs: readonly number[];
+  /** WEBHOOK_TIMEOUT_MS: one attempt, until the answer's end. */
+  readonly timeoutMs: number;
+  /** WEBHOOK_POLL_INTERVAL_MS: how often the delivery worker looks for due deliveries. */
+  readonly pollIntervalMs: number;
+  /** WEBHOOK_ENDPOINT_CONCURRENCY: attempts in flight to one endpoint, so a slow one holds few slots. */
+  readonly endpointConcurrency: number;
+  /** WEBHOOK_WORKER_CONCURRENCY: attempts in flight in one worker process. */
+  readonly workerConcurrency: number;
+  /** WEBHOOK_RETENTION_DAYS: an ended delivery (and its attempts, and its event) is deleted this long after; 0 keeps them. */
+  readonly retentionDays: number;
 }
 
 /** The retention of finished tasks (docs/task-storage.md); a count of days of 0 keeps for ever. */
@@ -155,3 +222,26 @@ export interface S3ObjectStoreConfig extends ObjectStoreRetention {
   readonly credentials: { readonly accessKeyId: string; readonly secretAccessKey: string } | undefined;
   readonly forcePathStyle: boolean;
 }
+
+export interface RedisNodeAddress {
+  readonly host: string;
+  readonly port: number;
+}
+
+/** Credentials and TLS of a cluster's nodes or a Sentinel-watched primary (a single server's are in its URL). */
+interface RedisCredentials {
+  readonly username: string | undefined;
+  readonly password: string | undefined;
+  readonly tls: boolean;
+}
+
+export type RedisTopology =
+  | { readonly kind: 'single'; readonly url: string }
+  | ({ readonly kind: 'cluster'; readonly nodes: readonly RedisNodeAddress[] } & RedisCredentials)
+  | ({
+      readonly kind: 'sentinel';
+      readonly sentinels: readonly RedisNodeAddress[];
+      /** The name under which the Sentinels monitor the primary. */
+      readonly masterName: string;
+      readonly sentinelPassword: string | undefined;
+    } & RedisCredentials);

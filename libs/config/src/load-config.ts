@@ -1,11 +1,15 @@
 import { parseClientConnections } from './client-connections.parse';
+import { parseConsoleConfig } from './console-config.parse';
 import { EnvironmentReader, type Environment } from './environment-reader';
 import { LOG_LEVELS, type GatewayConfig } from './gateway-config';
 import { InvalidConfigurationError } from './invalid-configuration.error';
 import { parseMasterKeyring } from './master-keyring.parse';
 import { parseObjectStoreConfig } from './object-store-config.parse';
+import { parseRedisTopology, queuePrefixOf, readRedisPrefix } from './redis-topology.parse';
+import { parseTaskEventStreams } from './task-event-streams.parse';
 import { parseTaskRetention } from './task-retention.parse';
 import { parseVideoTaskDeadlines } from './video-task-deadlines.parse';
+import { parseWebhookSettings } from './webhook-settings.parse';
 
 const MIN_ADMIN_TOKEN_LENGTH = 16;
 // Hostnames, IPv4/IPv6 addresses and CIDR ranges, optionally with a leading `*.` wildcard.
@@ -18,17 +22,25 @@ const ALLOW_HOST_ENTRY = /^(\*\.)?[a-z0-9.:\-[\]/]+$/;
 export function loadConfig(env: Environment = process.env): GatewayConfig {
   const reader = new EnvironmentReader(env);
   const adminApiEnabled = reader.boolean('ADMIN_API_ENABLED', true);
+  const redis = parseRedisTopology(reader);
+  const databaseUrl = reader.url('DATABASE_URL', 'postgresql://postgres@127.0.0.1:5432/gateway', [
+    'postgresql:',
+    'postgres:',
+  ]);
+  const databaseDirectUrl = reader.raw('DATABASE_DIRECT_URL');
+  const redisPrefix = readRedisPrefix(reader);
 
   const config: GatewayConfig = {
     port: reader.integer('PORT', 8080, { min: 0, max: 65535 }),
     host: reader.string('HOST', '0.0.0.0'),
-    databaseUrl: reader.url('DATABASE_URL', 'postgresql://postgres@127.0.0.1:5432/gateway', [
-      'postgresql:',
-      'postgres:',
-    ]),
+    databaseUrl,
+    databaseDirectUrl: reader.url('DATABASE_DIRECT_URL', databaseUrl, ['postgresql:', 'postgres:']),
+    databaseBehindTransactionPooler: databaseDirectUrl !== undefined,
     databasePoolSize: reader.integer('DATABASE_POOL_SIZE', 10, { min: 1, max: 1000 }),
-    redisUrl: reader.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
-    redisPrefix: readRedisPrefix(reader),
+    redisUrl: redis.kind === 'single' ? redis.url : 'redis://127.0.0.1:6379',
+    redis,
+    redisPrefix,
+    queuePrefix: queuePrefixOf(redisPrefix, redis),
     adminApiEnabled,
     // A replica without the admin API has no use for the admin secret, so it need not hold one.
     adminToken: adminApiEnabled
@@ -69,18 +81,13 @@ export function loadConfig(env: Environment = process.env): GatewayConfig {
     objectStore: parseObjectStoreConfig(reader),
     objectSweepIntervalMs: reader.integer('OBJECT_SWEEP_INTERVAL_MS', 900_000, { min: 1_000 }),
     taskRetention: parseTaskRetention(reader),
+    webhooks: parseWebhookSettings(reader),
+    console: parseConsoleConfig(reader, adminApiEnabled),
+    taskEvents: parseTaskEventStreams(reader),
   };
 
   if (reader.problems.length > 0) throw new InvalidConfigurationError(reader.problems);
   return Object.freeze(config);
-}
-
-function readRedisPrefix(reader: EnvironmentReader): string {
-  const prefix = reader.string('REDIS_PREFIX', 'gw');
-  if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(prefix)) {
-    reader.addProblem(`REDIS_PREFIX must be 1 to 64 characters of A-Z a-z 0-9 _ . : - (got "${prefix}")`);
-  }
-  return prefix;
 }
 
 function readAllowHosts(reader: EnvironmentReader): string[] {

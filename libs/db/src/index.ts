@@ -12,5 +12,9 @@ export type {
   Task,
   AssetGroup,
   Asset,
+  WebhookEndpoint,
+  WebhookEvent,
+  WebhookDelivery,
+  WebhookAttempt,
 } from './generated/client';
 export * from './statement-batcher';

@@ -1,4 +1,4 @@
-import { Pool } from 'pg';
+import { Client, Pool } from 'pg';
 
 /**
  * One pg pool per process serves both Prisma (through the driver adapter) and the few hand-written
@@ -16,6 +16,16 @@ export interface PgPoolOptions {
    * closes (at most one lease per account), and the settlements of those holds still land.
    */
   asynchronousCommit?: boolean;
+  /**
+   * The URL reaches Postgres through a pooler in transaction mode (PgBouncer): each transaction may
+   * run on another server connection, so nothing may outlive one. Statements are then sent unnamed (a
+   * named statement is prepared once per connection, and PgBouncer 1.18 cannot follow it: "prepared
+   * statement … does not exist" or "… already exists"), and asynchronous commit is not asked for
+   * (PgBouncer refuses the `options` startup parameter, and a session SET would leak into other
+   * clients' transactions): the money writes then commit synchronously, slower under contention on
+   * one account but never less safe.
+   */
+  transactionPooler?: boolean;
 }
 
 /**
@@ -24,14 +34,35 @@ export interface PgPoolOptions {
  * Postgres restart, pg_terminate_backend) makes the pool emit 'error', which ends the process unheard.
  */
 export function createPgPool(databaseUrl: string, maxConnections = 10, options: PgPoolOptions = {}): Pool {
+  const asynchronousCommit = options.asynchronousCommit === true && options.transactionPooler !== true;
   return new Pool({
     connectionString: databaseUrl,
+    Client: options.transactionPooler ? UnnamedStatementClient : Client,
     max: maxConnections,
     idleTimeoutMillis: 30_000,
     // A database host that drops packets instead of refusing would otherwise hold a request for the
     // operating system's connect timeout (minutes) before its 503.
     connectionTimeoutMillis: 5_000,
     // perf-machinery: async-commit-money-pool (docs/performance-machinery.md)
-    options: options.asynchronousCommit ? '-c synchronous_commit=off' : undefined,
+    options: asynchronousCommit ? '-c synchronous_commit=off' : undefined,
   });
+}
+
+/**
+ * A pg client that sends every statement unnamed: Postgres parses it again each time (the cost that
+ * named statements save), which is what a transaction-mode pooler requires.
+ */
+class UnnamedStatementClient extends Client {}
+
+const namedQuery: (...args: unknown[]) => unknown = Client.prototype.query;
+UnnamedStatementClient.prototype.query = function query(this: Client, config: unknown, ...rest: unknown[]) {
+  return namedQuery.call(this, withoutStatementName(config), ...rest);
+} as Client['query'];
+
+/** The query config without its `name`; anything else (a text, a stream, a submittable) as it was. */
+export function withoutStatementName(config: unknown): unknown {
+  if (typeof config !== 'object' || config === null || !('name' in config)) return config;
+  if (typeof (config as { submit?: unknown }).submit === 'function') return config;
+  const { name: _name, ...unnamed } = config as { name?: unknown };
+  return unnamed;
 }

@@ -31,3 +31,4 @@ export * from './assets/asset-status-worker.module';
 export * from './assets/asset-status.processor';
 export * from './assets/asset-status.settings';
 export * from './assets/asset-status.store';
+export * from './runtime/worker-metrics.server';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 const ROOT = join(__dirname, '..', '..', '..');
 
 /** The apps a test may start from the production build. */
-export type BuiltApp = 'gateway' | 'worker-text' | 'worker-video' | 'worker-assets';
+export type BuiltApp = 'gateway' | 'worker-text' | 'worker-image' | 'worker-video' | 'worker-assets';
 
 export interface ProcessExit {
   code: number | null;
@@ -21,20 +21,27 @@ export interface ProcessExit {
 export class BuiltApps {
   private constructor(private readonly folder: string) {}
 
-  static build(): BuiltApps {
+  /** `console: true` also bundles the operator console (a few seconds of Vite) for tests that open it. */
+  static build(options: { console?: boolean } = {}): BuiltApps {
     const folder = join('tmp', `test-build-${randomBytes(6).toString('hex')}`);
-    const result = spawnSync(process.execPath, [join(ROOT, 'tools', 'build.mjs'), '--out-dir', folder], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    });
+    const args = [join(ROOT, 'tools', 'build.mjs'), '--out-dir', folder];
+    if (options.console !== true) args.push('--skip-console');
+    const result = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8' });
     if (result.status !== 0) throw new Error(`build failed: ${result.stderr}`);
     return new BuiltApps(join(ROOT, folder));
+  }
+
+  /** Where the console's build is (CONSOLE_DIR for a gateway started from here). */
+  get consoleDirectory(): string {
+    return join(this.folder, 'apps', 'console');
   }
 
   start(app: BuiltApp, env: Record<string, string>): AppProcess {
     const child = spawn(process.execPath, [join(this.folder, 'apps', app, 'src', 'main.js')], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', ...env },
+      // A worker's metrics listener stays off unless the test gives it a port: test workers must not
+      // take the default ports (9101–9104) of a demo running on the same machine.
+      env: { PATH: process.env.PATH ?? '', WORKER_METRICS_PORT: '0', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     return new AppProcess(app, child);

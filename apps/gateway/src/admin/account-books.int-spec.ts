@@ -61,8 +61,11 @@ describe('GET /admin/accounts', () => {
     const { pages, items } = await allPages('/admin/accounts?search=shelf&limit=2');
     expect(pages.map((page) => page.length)).toEqual([2, 2, 1]);
     expect(items.map((item) => item['id'])).toEqual([...ids].reverse());
-    const single = await admin.call('GET', `/admin/accounts/${ids[0]}`);
-    expect(items.at(-1)).toEqual(single.body);
+    // The single account adds its live governance figures (`current`), which a page leaves out: they
+    // cost a Redis and a Postgres read per account.
+    const { current, ...configured } = (await admin.call('GET', `/admin/accounts/${ids[0]}`)).body;
+    expect(current).toBeDefined();
+    expect(items.at(-1)).toEqual(configured);
   });
 
   it('breaks ties of the creation time by id, so accounts created in the same millisecond all appear once', async () => {

@@ -8,9 +8,9 @@ import { loadConfig } from '@gateway/config';
 import type { PrismaClient } from '@gateway/db';
 import { ChannelCatalog } from '@gateway/routing';
 import { createTestDatabase, type TestDatabase } from '@gateway/testing';
-import { GatewayExceptionFilter } from '../http/gateway-exception.filter';
-import { InfrastructureModule } from '../infrastructure/infrastructure.module';
-import { PRISMA } from '../infrastructure/tokens';
+import { GatewayExceptionFilter } from '../platform/http/gateway-exception.filter';
+import { InfrastructureModule } from '../platform/infrastructure/infrastructure.module';
+import { PRISMA } from '../platform/infrastructure/tokens';
 import { AdminModule } from './admin.module';
 
 interface Reply {
@@ -185,6 +185,28 @@ describe('channels', () => {
       models: [{ model: '' }],
     });
     expect(badModel.body.error?.param).toBe('models[0].model');
+  });
+
+  it('sets, shows and clears a poll-rate ceiling, refusing one out of bounds', async () => {
+    const created = await call('POST', '/admin/channels', { ...channelBody('paced'), pollsPerSecond: 2.5 });
+    expect(created.status).toBe(201);
+    expect(created.body['pollsPerSecond']).toBe(2.5);
+    const id = created.body['id'] as string;
+    const stored = () => prisma.channel.findUnique({ where: { id }, select: { pollsPerSecond: true } });
+    expect(await stored()).toEqual({ pollsPerSecond: 2.5 });
+
+    for (const pollsPerSecond of [0, -1, 1e9, '5', true]) {
+      const refused = await call('PATCH', `/admin/channels/${id}`, { pollsPerSecond });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error?.param).toBe('pollsPerSecond');
+    }
+    expect(await stored()).toEqual({ pollsPerSecond: 2.5 });
+
+    const cleared = await call('PATCH', `/admin/channels/${id}`, { pollsPerSecond: null });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body['pollsPerSecond']).toBeNull();
+    expect(await stored()).toEqual({ pollsPerSecond: null });
+    expect((await call('GET', `/admin/channels/${id}`)).body['pollsPerSecond']).toBeNull();
   });
 });
 

@@ -2,9 +2,10 @@ import { Inject, Module, type OnModuleDestroy } from '@nestjs/common';
 import { CreditService, DebitService, LedgerAudit } from '@gateway/billing';
 import { createPrismaClient, type PrismaClient } from '@gateway/db';
 import type { Pool } from 'pg';
-import { AdminTokenGuard } from '../auth/admin-token.guard';
-import { PG_POOL, PRISMA } from '../infrastructure/tokens';
+import { AdminTokenGuard } from '../platform/auth/admin-token.guard';
+import { PG_POOL, PRISMA } from '../platform/infrastructure/tokens';
 import { TasksModule } from '../tasks/tasks.module';
+import { VideoContentService } from '../routes/modality/videos/content/video-content.service';
 import { AccountListService } from './accounts/account-list.service';
 import { AccountsController } from './accounts/accounts.controller';
 import { AccountsService } from './accounts/accounts.service';
@@ -25,7 +26,11 @@ import { OverviewController } from './overview/overview.controller';
 import { OverviewService } from './overview/overview.service';
 import { PricesController } from './prices/prices.controller';
 import { PricesService } from './prices/prices.service';
+import { ConsoleSessionController } from './session/console-session.controller';
+import { ConsoleSessionService } from './session/console-session.service';
+import { ConsoleSessionStore } from './session/console-session.store';
 import { TaskCancelService } from './tasks/task-cancel.service';
+import { TaskContentService } from './tasks/task-content.service';
 import { TaskDetailService } from './tasks/task-detail.service';
 import { TaskListService } from './tasks/task-list.service';
 import { TaskMoneyReader } from './tasks/task-money.reader';
@@ -33,6 +38,9 @@ import { TaskRefundService } from './tasks/task-refund.service';
 import { TasksController } from './tasks/tasks.controller';
 import { UsageController } from './usage/usage.controller';
 import { UsageService } from './usage/usage.service';
+import { WebhookDeliveriesService } from './webhooks/webhook-deliveries.service';
+import { WebhooksController } from './webhooks/webhooks.controller';
+import { WebhooksService } from './webhooks/webhooks.service';
 
 // perf-machinery: public-replica-pg (docs/performance-machinery.md)
 /**
@@ -57,6 +65,8 @@ import { UsageService } from './usage/usage.service';
     UsageController,
     OverviewController,
     TasksController,
+    ConsoleSessionController,
+    WebhooksController,
   ],
   providers: [
     { provide: PRISMA, inject: [PG_POOL], useFactory: (pool: Pool) => createPrismaClient(pool) },
@@ -71,7 +81,9 @@ import { UsageService } from './usage/usage.service';
       useFactory: (prisma: PrismaClient) => new DebitService(prisma),
     },
     { provide: LedgerAudit, inject: [PRISMA], useFactory: (prisma: PrismaClient) => new LedgerAudit(prisma) },
+    ConsoleSessionStore,
     AdminTokenGuard,
+    ConsoleSessionService,
     ChannelsService,
     ChannelHealthReader,
     ChannelTestService,
@@ -94,6 +106,11 @@ import { UsageService } from './usage/usage.service';
     TaskDetailService,
     TaskCancelService,
     TaskRefundService,
+    // The video content route's service, for the console's preview of any account's video.
+    VideoContentService,
+    TaskContentService,
+    WebhooksService,
+    WebhookDeliveriesService,
   ],
 })
 export class AdminModule implements OnModuleDestroy {

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { GatewayError } from '../errors/gateway-error';
+import { GatewayError } from '../platform/errors/gateway-error';
 
 const HEADER = 'idempotency-key';
 const MAX_LENGTH = 255;

@@ -1,46 +1,29 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import type { ResolvedKey } from '@gateway/auth';
-import { HoldService, type TakeHoldInput } from '@gateway/billing';
 import type { GatewayConfig } from '@gateway/config';
 import type { Task } from '@gateway/db';
 import type { CreatedTask, NewTask, TaskStepResult } from '@gateway/tasks';
 import type { TaskKind } from '@gateway/tasks/queues';
-import { GatewayError } from '../errors/gateway-error';
-import { toClientError } from '../generation/channel-failover';
-import { takenOrRefused } from '../generation/hold-refusal';
-import { CONFIG, LOGGER } from '../infrastructure/tokens';
+import { GatewayError } from '../platform/errors/gateway-error';
+import { toClientError } from '../pipeline/channel-failover';
+import { CONFIG, LOGGER } from '../platform/infrastructure/tokens';
 import { upstreamFailureOfReason } from './task-failure-reason';
 import type { TaskRuntime } from './task-runtime';
 import { taskStoreUnavailable } from './task-store-unavailable';
 import { TaskStepQueues } from './task-step.queues';
 
-/** What a task's hold names besides the task and the caller. */
-export type TaskHold = Omit<TakeHoldInput, 'requestId' | 'accountId' | 'keyId'>;
-
 /**
- * The steps every task route takes around its own admission: hold the price as a row hold named by
- * the task's id, write the row (a row that cannot be written releases the hold), and enqueue the step
- * job its worker runs.
+ * The task steps every task route takes after the pipeline held its price (GenerationPipeline.createTask):
+ * write the row (a row that cannot be written releases the hold), and start it.
  */
 @Injectable()
 export class TaskCreation {
   constructor(
-    private readonly holds: HoldService,
     private readonly stepQueues: TaskStepQueues,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(CONFIG) private readonly config: GatewayConfig,
   ) {}
-
-  /** `hint` tells a client whose balance cannot cover the hold what it can change. */
-  async hold(taskId: string, key: ResolvedKey, hold: TaskHold, hint: string): Promise<void> {
-    await takenOrRefused(
-      this.holds.take({ requestId: taskId, accountId: key.accountId, keyId: key.id, ...hold }),
-      hint,
-      (error) => this.logger.error({ err: error, taskId }, 'hold failed'),
-    );
-  }
 
   /** The row, held under its own id; a row that cannot be written releases the hold. */
   async insertRow(runtime: TaskRuntime, row: NewTask & { kind: TaskKind }): Promise<CreatedTask> {

@@ -1,16 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type Redis from 'ioredis';
+import type { RedisConnection } from '@gateway/redis';
 import type { GatewayConfig } from '@gateway/config';
 import type { Task } from '@gateway/db';
 import {
+  assetStatusJobOptions,
   DEFAULT_TASK_STEP_TIMING,
   isTerminalTaskStatus,
   nextPollDelayMs,
+  QUEUE_NAMES,
   TASK_QUEUE_BY_KIND,
   taskStepJobId,
   type TaskKind,
 } from '@gateway/tasks/queues';
-import { CONFIG, REDIS } from '../infrastructure/tokens';
+import { CONFIG, REDIS } from '../platform/infrastructure/tokens';
 
 /** The columns the hint is computed from. */
 export type PollableTask = Pick<Task, 'id' | 'kind' | 'status' | 'createdAt' | 'deadlineAt'>;
@@ -39,7 +41,7 @@ const BATCH_POLLED_KINDS: ReadonlySet<string> = new Set(['music']);
 @Injectable()
 export class TaskPollHints {
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisConnection,
     @Inject(CONFIG) private readonly config: GatewayConfig,
   ) {}
 
@@ -55,6 +57,22 @@ export class TaskPollHints {
   async headersFor(tasks: readonly PollableTask[]): Promise<Record<string, string>> {
     const seconds = await this.retryAfterSeconds(tasks);
     return seconds === undefined ? {} : { 'retry-after': String(seconds) };
+  }
+
+  /**
+   * The `Retry-After` of a GetAsset about an asset still `Processing`: when worker-assets looks at it
+   * next (its status job waits in the asset queue's delayed set), else the shortest poll delay.
+   */
+  async assetHeadersFor(asset: { id: string; status: string }): Promise<Record<string, string>> {
+    if (asset.status !== 'Processing') return {};
+    const jobId = assetStatusJobOptions(asset.id).jobId;
+    const dueMs =
+      jobId === undefined
+        ? undefined
+        : await this.delayedDueMs(QUEUE_NAMES.assetTasks, jobId).catch(() => undefined);
+    const delayMs =
+      dueMs === undefined ? DEFAULT_TASK_STEP_TIMING.minPollDelayMs : Math.max(0, dueMs - Date.now());
+    return { 'retry-after': String(Math.max(1, Math.ceil(delayMs / 1000))) };
   }
 
   private async delayMsOf(task: PollableTask): Promise<number> {
@@ -73,14 +91,19 @@ export class TaskPollHints {
    */
   private async stepDueMs(task: PollableTask): Promise<number | undefined> {
     const queue = TASK_QUEUE_BY_KIND[task.kind as TaskKind];
-    if (queue === undefined || this.redis.status !== 'ready') return undefined;
-    const key = `${this.config.redisPrefix}:${queue}:delayed`;
+    return queue === undefined ? undefined : this.delayedDueMs(queue, taskStepJobId(task.id));
+  }
+
+  /** When job `jobId` of `queue` is due, if it waits in the queue's delayed set. */
+  private async delayedDueMs(queue: string, jobId: string): Promise<number | undefined> {
+    if (this.redis.status !== 'ready') return undefined;
+    const key = `${this.config.queuePrefix}:${queue}:delayed`;
     let timer: NodeJS.Timeout | undefined;
     const elapsed = new Promise<null>((resolve) => {
       timer = setTimeout(() => resolve(null), STEP_DUE_READ_TIMEOUT_MS);
     });
     try {
-      const score = await Promise.race([this.redis.zscore(key, taskStepJobId(task.id)), elapsed]);
+      const score = await Promise.race([this.redis.zscore(key, jobId), elapsed]);
       return score === null ? undefined : Math.floor(Number(score) / DELAYED_SCORE_FACTOR);
     } finally {
       clearTimeout(timer);

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { SettlementService } from '@gateway/billing';
 import type { GatewayConfig } from '@gateway/config';
 import type { UpstreamHttpClient } from '@gateway/providers-core';
-import { CONFIG, LOGGER, PG_POOL, UPSTREAM_HTTP } from '../infrastructure/tokens';
+import { CONFIG, LOGGER, PG_POOL, UPSTREAM_HTTP } from '../platform/infrastructure/tokens';
 import type { TaskRuntime } from './task-runtime';
 
 // perf-machinery: task-runtime-loader (docs/performance-machinery.md)

@@ -1,4 +1,4 @@
-import type { SettlementService } from '@gateway/billing';
+import { GovernanceReservations, type SettlementService } from '@gateway/billing';
 import { createPrismaClient, type PrismaClient, type Task } from '@gateway/db';
 import type { GatewayLogger } from '@gateway/observability';
 import { taskAdaptersByType } from '@gateway/providers';
@@ -57,7 +57,11 @@ export class TaskRuntime {
   constructor(deps: TaskRuntimeDependencies) {
     this.prisma = createPrismaClient(deps.pool);
     this.store = new TaskStore(this.prisma, deps.pool);
-    this.settlement = new TaskSettlementService(deps.settlements, this.prisma);
+    this.settlement = new TaskSettlementService(
+      deps.settlements,
+      this.prisma,
+      new GovernanceReservations(deps.pool),
+    );
     this.channels = new PrismaTaskChannelResolver(
       this.prisma,
       createRegistryChannelConnector({

@@ -1,10 +1,10 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import type Redis from 'ioredis';
+import type { RedisConnection } from '@gateway/redis';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '@gateway/config';
 import { enqueueTaskStep, TASK_QUEUE_BY_KIND, type QueueName, type TaskKind } from '@gateway/tasks/queues';
-import { LazyQueue } from '../infrastructure/lazy-queue';
-import { CONFIG, LOGGER, REDIS } from '../infrastructure/tokens';
+import { LazyQueue } from '../platform/infrastructure/lazy-queue';
+import { CONFIG, LOGGER, REDIS } from '../platform/infrastructure/tokens';
 
 /**
  * The step queues of tasks, one per worker (image-tasks, video-tasks …), each opened on its first job:
@@ -15,7 +15,7 @@ export class TaskStepQueues implements OnApplicationShutdown {
   private readonly queues = new Map<QueueName, LazyQueue>();
 
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisConnection,
     @Inject(CONFIG) private readonly config: GatewayConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -32,7 +32,7 @@ export class TaskStepQueues implements OnApplicationShutdown {
   private queueOf(name: QueueName): LazyQueue {
     let queue = this.queues.get(name);
     if (!queue) {
-      queue = new LazyQueue(name, this.redis, this.config.redisPrefix, this.logger);
+      queue = new LazyQueue(name, this.redis, this.config.queuePrefix, this.logger);
       this.queues.set(name, queue);
     }
     return queue;

@@ -3,8 +3,9 @@ import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation } from '@nestjs/swagger
 import type { FastifyRequest } from 'fastify';
 import type { ResolvedKey } from '@gateway/auth';
 import type { ByteStrings } from '@gateway/providers-core';
-import { gatewayState } from '../http/gateway-request';
-import { JsonBody } from '../http/json-body.parser';
+import { declareBody, type BodyDeclaration } from '../platform/http/declared-body';
+import { gatewayState } from '../platform/http/gateway-request';
+import { JsonBody } from '../platform/http/json-body.parser';
 import { idempotencyKeyOf } from './idempotency-key.header';
 
 /** What a task submission hands over besides its body. */
@@ -20,10 +21,11 @@ export interface TaskSubmissionContext {
  * How one family submission route is documented; `bodyLimitBytes` when its wire fixes its own limit,
  * `holdsImagesAsBytes` when its code reads images through the context's ByteStrings.
  */
-export interface TaskSubmissionRouteOptions {
+export interface TaskSubmissionRouteOptions<Fields> {
   summary: string;
   description: string;
-  body: Type<unknown>;
+  /** The body's DTO and validation, read by the handler's `@RouteBody()`. */
+  body: BodyDeclaration<Fields>;
   answer: Type<unknown>;
   bodyLimitBytes?: number;
   holdsImagesAsBytes?: boolean;
@@ -38,18 +40,26 @@ const IDEMPOTENCY_HEADER = {
 
 /**
  * A family's official submission route (alpha, gamma): a POST answering 200 at once with the task,
- * documented with its body, its answer and the Idempotency-Key header, in one declaration.
+ * documented with its body, its answer and the Idempotency-Key header, in one declaration; the body
+ * is validated from the same declaration (`@RouteBody()`).
  */
-export function TaskSubmissionRoute(path: string, options: TaskSubmissionRouteOptions): MethodDecorator {
-  return applyDecorators(
+export function TaskSubmissionRoute<Fields>(
+  path: string,
+  options: TaskSubmissionRouteOptions<Fields>,
+): MethodDecorator {
+  const declared = applyDecorators(
     Post(path),
     HttpCode(200),
     JsonBody({ limitBytes: options.bodyLimitBytes, holdsImagesAsBytes: options.holdsImagesAsBytes }),
     ApiOperation({ summary: options.summary, description: options.description }),
     ApiHeader(IDEMPOTENCY_HEADER),
-    ApiBody({ type: options.body }),
+    ApiBody({ type: options.body.dto }),
     ApiOkResponse({ type: options.answer }),
   );
+  return (target, key, descriptor) => {
+    declareBody(descriptor.value as object, options.body as BodyDeclaration<unknown>);
+    declared(target, key, descriptor);
+  };
 }
 
 /** The request's id and start, and the client's Idempotency-Key (refused here when malformed). */

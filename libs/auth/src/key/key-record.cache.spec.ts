@@ -1,9 +1,9 @@
 import { KeyRecordCache, type KeyRecord } from './key-record.cache';
 
-function recordOf(id: string): KeyRecord {
+function recordOf(id: string, accountId = 'acct'): KeyRecord {
   return {
     active: true,
-    key: { id, accountId: 'acct', prefix: 'gk_x', allowedModels: null, expiresAt: null },
+    key: { id, accountId, prefix: 'gk_x', allowedModels: null, expiresAt: null },
   };
 }
 
@@ -25,6 +25,19 @@ describe('KeyRecordCache', () => {
 
     cache.drop('hash-a');
     cache.drop('key_b');
+
+    expect(cache.get('hash-a', 0)).toBeUndefined();
+    expect(cache.get('hash-b', 0)).toBeUndefined();
+    expect(cache.get('hash-c', 0)?.record.key.id).toBe('key_c');
+  });
+
+  it("drops every key of an account by the account id (a change of the account's governance)", () => {
+    const cache = new KeyRecordCache(10);
+    cache.set('hash-a', recordOf('key_a', 'acct_1'), 1000);
+    cache.set('hash-b', recordOf('key_b', 'acct_1'), 1000);
+    cache.set('hash-c', recordOf('key_c', 'acct_2'), 1000);
+
+    cache.drop('acct_1');
 
     expect(cache.get('hash-a', 0)).toBeUndefined();
     expect(cache.get('hash-b', 0)).toBeUndefined();

@@ -38,11 +38,12 @@ export class KeyRecordCache {
     }
   }
 
-  /** Drops the entry of a hash, or every entry of a key id. */
+  /** Drops the entry of a hash, or every entry of a key id or of an account id. */
   drop(keyIdOrHash: string): void {
     this.entries.delete(keyIdOrHash);
     for (const [hash, entry] of this.entries) {
-      if (entry.record.key.id === keyIdOrHash) this.entries.delete(hash);
+      const { key } = entry.record;
+      if (key.id === keyIdOrHash || key.accountId === keyIdOrHash) this.entries.delete(hash);
     }
   }
 

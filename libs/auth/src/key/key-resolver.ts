@@ -1,5 +1,6 @@
 import { systemClock, type Clock } from '@gateway/providers-core';
-import type Redis from 'ioredis';
+import type { RedisConnection } from '@gateway/redis';
+import { keyGovernanceOf } from '../governance/governance-columns.util';
 import { hashApiKey, looksLikeApiKey } from './api-key.util';
 import { KeyRecordCache, type KeyRecord } from './key-record.cache';
 import type { KeyRowSource } from './key-row.source';
@@ -52,8 +53,8 @@ export class KeyResolver {
 
   constructor(
     private readonly keyRows: KeyRowSource,
-    private readonly subscriber: Redis,
-    private readonly publisher: Redis,
+    private readonly subscriber: RedisConnection,
+    private readonly publisher: RedisConnection,
     private readonly options: KeyResolverOptions,
   ) {
     this.cache = new KeyRecordCache(options.maxEntries ?? 50_000);
@@ -88,7 +89,10 @@ export class KeyResolver {
     return this.judge(await this.load(hash));
   }
 
-  /** Drops a key (by id or hash) from the cache of every instance. */
+  /**
+   * Drops a key (by id or hash), or every key of an account (by account id), from the cache of every
+   * instance: a change of a key's or an account's governance reaches every instance as a revocation does.
+   */
   async invalidate(keyIdOrHash: string): Promise<void> {
     this.dropLocally(keyIdOrHash);
     await this.publisher.publish(this.options.channelName, keyIdOrHash);
@@ -138,6 +142,7 @@ export class KeyResolver {
         prefix: row.prefix,
         allowedModels: row.allowedModels.length > 0 ? new Set(row.allowedModels) : null,
         expiresAt: row.expiresAtMs,
+        governance: keyGovernanceOf(row),
       }),
     };
   }

@@ -1,7 +1,8 @@
 import type { Pool } from 'pg';
+import type { GovernanceColumns } from '../governance/governance-columns.util';
 
-/** The columns of an `api_keys` row that resolving a key needs. */
-export interface KeyRow {
+/** The columns of an `api_keys` row (and its account's governance) that resolving a key needs. */
+export interface KeyRow extends GovernanceColumns {
   id: string;
   accountId: string;
   prefix: string;
@@ -22,13 +23,18 @@ export interface KeyRowSource {
  * a value is read as UTC, so the milliseconds are exact whatever the server's time zone.
  */
 const findKeyByHashStatement = {
-  name: 'auth_find_key_by_hash',
+  name: 'auth_find_governed_key_by_hash',
   text: `
-SELECT id, account_id AS "accountId", prefix, status,
-       (extract(epoch FROM expires_at) * 1000)::float8 AS "expiresAtMs",
-       allowed_models AS "allowedModels"
-  FROM api_keys
- WHERE hash = $1`,
+SELECT k.id, k.account_id AS "accountId", k.prefix, k.status,
+       (extract(epoch FROM k.expires_at) * 1000)::float8 AS "expiresAtMs",
+       k.allowed_models AS "allowedModels",
+       k.limits AS "keyLimits", k.budget_micros::text AS "keyBudgetMicros",
+       k.budget_period AS "keyBudgetPeriod", k.allowed_ips AS "allowedIps",
+       a.limits AS "accountLimits", a.budget_micros::text AS "accountBudgetMicros",
+       a.budget_period AS "accountBudgetPeriod"
+  FROM api_keys k
+  LEFT JOIN accounts a ON a.id = k.account_id
+ WHERE k.hash = $1`,
 };
 
 /**

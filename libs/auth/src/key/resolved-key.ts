@@ -1,3 +1,5 @@
+import type { KeyGovernance } from '../governance/key-governance';
+
 /** An active, unexpired inference key, as the request pipeline needs it. */
 export interface ResolvedKey {
   readonly id: string;
@@ -8,6 +10,11 @@ export interface ResolvedKey {
   readonly allowedModels: ReadonlySet<string> | null;
   /** Milliseconds since the epoch, or null for a key that never expires. */
   readonly expiresAt: number | null;
+  /**
+   * Limits, budgets and IP allow-list of the key and of its account; null when none applies, so that
+   * such a key is governed at no cost. Optional: keys built by tests and older callers have none.
+   */
+  readonly governance?: KeyGovernance | null;
 }
 
 /**

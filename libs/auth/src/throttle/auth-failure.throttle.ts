@@ -1,6 +1,6 @@
 import { errorMessageOf } from '@gateway/observability';
 import { systemClock, type Clock } from '@gateway/providers-core';
-import type Redis from 'ioredis';
+import type { RedisConnection } from '@gateway/redis';
 import { COUNT_FAILURE_SCRIPT, parseCountedFailures, type CountedFailures } from './auth-failure.script';
 import { throttleSubjectOf } from './throttle-subject.util';
 
@@ -48,7 +48,7 @@ export class AuthFailureThrottle {
   private lastOutageWarningAt = Number.NEGATIVE_INFINITY;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisConnection,
     private readonly options: AuthFailureThrottleOptions,
   ) {
     this.clock = options.clock ?? systemClock;

@@ -13,6 +13,7 @@ import type {
 } from './settlement.types';
 import { toStorableCount, toStorableMicros, toStorableText } from './storable-value.util';
 import type { LeasedHold } from '../hold/hold.types';
+import type { SettlementObserver } from './settlement-observer';
 
 interface SettledRow {
   request_id: string;
@@ -21,7 +22,11 @@ interface SettledRow {
 
 /** Ends holds: capture of the actual cost, release of the rest, the request log; each exactly once. */
 export class SettlementService {
-  constructor(private readonly pool: Pool) {}
+  /** `observer` (the metrics) hears of every settlement applied here; none in tests that do not ask. */
+  constructor(
+    private readonly pool: Pool,
+    private readonly observer?: SettlementObserver,
+  ) {}
 
   /** Settles one hold; `applied` is false when it was settled before, and nothing changed then. */
   async settle(settlement: SettlementInput): Promise<{ applied: boolean }> {
@@ -64,7 +69,32 @@ export class SettlementService {
         overages.push({ requestId: row.request_id, micros: BigInt(row.overage_micros) });
       }
     }
+    if (this.observer) this.tellObserver(this.observer, rows, firstPerRequest);
     return { appliedRequestIds: rows.map((row) => row.request_id), overages };
+  }
+
+  /**
+   * Only once both statements have committed: a settlement rolled back is never counted. A batch that
+   * fails half-way is retried, and what its first try applied is then skipped and goes uncounted: a
+   * rare undercount, never a double count.
+   */
+  private tellObserver(
+    observer: SettlementObserver,
+    rows: readonly SettledRow[],
+    settlements: ReadonlyMap<string, SettlementInput>,
+  ): void {
+    for (const row of rows) {
+      const settlement = settlements.get(row.request_id);
+      if (!settlement) continue;
+      const { log, lease, captureMicros } = settlement;
+      observer.settled({
+        model: lease?.model ?? log.model,
+        inputTokens: log.inputTokens,
+        outputTokens: log.outputTokens,
+        capturedMicros: captureMicros - BigInt(row.overage_micros),
+        ttfbMs: log.ttfbMs,
+      });
+    }
   }
 
   /**

@@ -1,4 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { GovernanceBudgetView, GovernanceFiguresView, GovernanceLimitsView } from './governance-view.dto';
 
 const MICROS = { type: String, pattern: '^-?[0-9]+$', example: '1500000' };
 
@@ -21,6 +22,26 @@ export class AccountView {
 
   @ApiProperty({ description: 'How far below zero the available amount may go, in micros.', ...MICROS })
   overdraftLimitMicros: string;
+
+  @ApiProperty({
+    description: 'Configured limits (docs/governance.md); null when none.',
+    type: GovernanceLimitsView,
+    nullable: true,
+  })
+  limits: GovernanceLimitsView | null;
+
+  @ApiProperty({
+    description: 'Configured budget; null when none.',
+    type: GovernanceBudgetView,
+    nullable: true,
+  })
+  budget: GovernanceBudgetView | null;
+
+  @ApiPropertyOptional({
+    description: 'Current figures against the limits and budget (single-item GET only).',
+    type: GovernanceFiguresView,
+  })
+  current?: GovernanceFiguresView;
 
   @ApiProperty({ description: 'Creation time (ISO 8601).', format: 'date-time' })
   createdAt: string;

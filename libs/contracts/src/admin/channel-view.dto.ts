@@ -35,6 +35,13 @@ export class ChannelView {
   @ApiProperty({ description: 'Traffic share.', type: 'integer' })
   weight: number;
 
+  @ApiProperty({
+    description: "Ceiling on the channel's task polls per second across every worker; null: none.",
+    type: 'number',
+    nullable: true,
+  })
+  pollsPerSecond: number | null;
+
   @ApiProperty({ description: 'Whether the channel takes traffic.', enum: [...CHANNEL_STATUSES] })
   status: ChannelStatus;
 

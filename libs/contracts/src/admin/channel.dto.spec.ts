@@ -59,8 +59,19 @@ describe('CreateChannelDto', () => {
     [{ type: 5 }, 'type', 'type must be a string'],
     [{ settings: ['region'] }, 'settings', 'settings must be an object'],
     [{ name: 'n'.repeat(201) }, 'name', 'name must be at most 200 characters long'],
+    [{ pollsPerSecond: 0 }, 'pollsPerSecond', 'pollsPerSecond must be between 0.01 and 10000'],
+    [{ pollsPerSecond: -2 }, 'pollsPerSecond', 'pollsPerSecond must be between 0.01 and 10000'],
+    [{ pollsPerSecond: 1e9 }, 'pollsPerSecond', 'pollsPerSecond must be between 0.01 and 10000'],
+    [{ pollsPerSecond: '20' }, 'pollsPerSecond', 'pollsPerSecond must be a number'],
   ])('refuses %j at %s', (fields, field, message) => {
     expect(problemsOf(CreateChannelDto, { ...minimal, ...fields })).toEqual([{ field, message }]);
+  });
+
+  it('takes a poll-rate ceiling, fractional or none', () => {
+    for (const pollsPerSecond of [0.5, 20, null]) {
+      const result = validateBody(CreateChannelDto, { ...minimal, pollsPerSecond }, STRICT);
+      expect(result.ok && result.value.pollsPerSecond).toBe(pollsPerSecond);
+    }
   });
 
   it('names every missing field', () => {
@@ -95,6 +106,11 @@ describe('UpdateChannelDto', () => {
     expect(result.ok && result.value.weight).toBeUndefined();
   });
 
+  it('removes the poll-rate ceiling with null', () => {
+    const result = validateBody(UpdateChannelDto, { pollsPerSecond: null }, STRICT);
+    expect(result.ok && result.value.pollsPerSecond).toBeNull();
+  });
+
   it('accepts a secret rotation alone', () => {
     const result = validateBody(UpdateChannelDto, { secret: 'sk-new-wxyz' }, STRICT);
     expect(result.ok && result.value.secret).toBe('sk-new-wxyz');
@@ -106,6 +122,8 @@ describe('UpdateChannelDto', () => {
     [{ weight: 0 }, 'weight', 'weight must be between 1 and 2147483647'],
     [{ baseUrl: 'file:///etc/passwd' }, 'baseUrl', 'baseUrl must be an http or https URL'],
     [{ settings: 'region=north' }, 'settings', 'settings must be an object'],
+    [{ pollsPerSecond: Number.NaN }, 'pollsPerSecond', 'pollsPerSecond must be a number'],
+    [{ pollsPerSecond: 0.001 }, 'pollsPerSecond', 'pollsPerSecond must be between 0.01 and 10000'],
   ])('refuses %j at %s', (fields, field, message) => {
     expect(problemsOf(UpdateChannelDto, fields)).toEqual([{ field, message }]);
   });

@@ -1,6 +1,13 @@
 import { JsonObjectField, NestedListField } from '../validation/nested-field.decorator';
 import { ValidateObjectRule } from '../validation/rule.decorator';
-import { EnumField, HttpUrlField, IntegerField, StringField } from '../validation/scalar-field.decorator';
+import { OPTIONAL_OR_NULL } from '../validation/field.decorator';
+import {
+  EnumField,
+  HttpUrlField,
+  IntegerField,
+  NumberField,
+  StringField,
+} from '../validation/scalar-field.decorator';
 import {
   CHANNEL_STATUSES,
   ChannelStatus,
@@ -11,6 +18,14 @@ import {
 import { checkUniqueEntries } from './unique-entries.check';
 
 const SECRET_RULES = { nonEmpty: true, maxLength: 4096 } as const;
+
+/**
+ * A channel's ceiling on task polls per second, across every worker: from one poll per 100 s (a
+ * slow control plane) to far more than one worker makes.
+ */
+const POLLS_PER_SECOND_BOUNDS = { min: 0.01, max: 10_000 } as const;
+const POLLS_PER_SECOND_DESCRIPTION =
+  "Ceiling on this channel's task polls per second, shared by every worker: polls over it wait for their turn instead of meeting the upstream's rate limit. Null or absent: no ceiling.";
 
 /** A model a channel offers, optionally under another id upstream. */
 export class ChannelModelDto {
@@ -70,6 +85,14 @@ export class CreateChannelDto {
   })
   weight: number = DEFAULT_CHANNEL_WEIGHT;
 
+  @NumberField({
+    description: POLLS_PER_SECOND_DESCRIPTION,
+    example: 20,
+    ...OPTIONAL_OR_NULL,
+    ...POLLS_PER_SECOND_BOUNDS,
+  })
+  pollsPerSecond?: number | null;
+
   @EnumField(CHANNEL_STATUSES, {
     description: 'Whether the channel takes traffic.',
     optional: true,
@@ -116,6 +139,9 @@ export class UpdateChannelDto {
 
   @IntegerField({ description: 'Traffic share.', optional: true, min: 1, max: INT32_BOUNDS.max })
   weight?: number;
+
+  @NumberField({ description: POLLS_PER_SECOND_DESCRIPTION, ...OPTIONAL_OR_NULL, ...POLLS_PER_SECOND_BOUNDS })
+  pollsPerSecond?: number | null;
 
   @EnumField(CHANNEL_STATUSES, { description: 'Whether the channel takes traffic.', optional: true })
   status?: ChannelStatus;

@@ -1,4 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { GovernanceBudgetView, GovernanceFiguresView, GovernanceLimitsView } from './governance-view.dto';
 import { KEY_STATUSES, KeyStatus } from './admin-values.constants';
 
 /** An inference key as the admin API shows it: its visible prefix, never the key or its hash. */
@@ -32,6 +33,33 @@ export class KeyView {
     isArray: true,
   })
   allowedModels: string[];
+
+  @ApiProperty({
+    description: 'Configured limits (docs/governance.md); null when none.',
+    type: GovernanceLimitsView,
+    nullable: true,
+  })
+  limits: GovernanceLimitsView | null;
+
+  @ApiProperty({
+    description: 'Configured budget; null when none.',
+    type: GovernanceBudgetView,
+    nullable: true,
+  })
+  budget: GovernanceBudgetView | null;
+
+  @ApiProperty({
+    description: 'CIDR ranges the key may be used from; empty means anywhere.',
+    type: String,
+    isArray: true,
+  })
+  allowedIps: string[];
+
+  @ApiPropertyOptional({
+    description: 'Current figures against the limits and budget (single-item GET only).',
+    type: GovernanceFiguresView,
+  })
+  current?: GovernanceFiguresView;
 
   @ApiProperty({ description: 'Creation time (ISO 8601).', format: 'date-time' })
   createdAt: string;

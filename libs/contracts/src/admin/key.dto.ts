@@ -1,4 +1,6 @@
 import { EnumField, IsoDateField, StringField, StringListField } from '../validation/scalar-field.decorator';
+import { NestedField } from '../validation/nested-field.decorator';
+import { CidrListField, GovernanceBudgetDto, GovernanceLimitsDto, MAX_ALLOWED_IPS } from './governance.dto';
 import { KEY_STATUSES, KeyStatus, NAME_RULES } from './admin-values.constants';
 
 export class CreateKeyDto {
@@ -17,6 +19,29 @@ export class CreateKeyDto {
     items: NAME_RULES,
   })
   allowedModels?: string[];
+
+  @NestedField(() => GovernanceLimitsDto, {
+    description:
+      'Limits of this key (docs/governance.md). Each member optional, null removes it; null removes them all.',
+    optional: true,
+    nullable: true,
+  })
+  limits?: GovernanceLimitsDto | null;
+
+  @NestedField(() => GovernanceBudgetDto, {
+    description: 'The most this key may spend per UTC calendar period; null removes it.',
+    optional: true,
+    nullable: true,
+  })
+  budget?: GovernanceBudgetDto | null;
+
+  @CidrListField({
+    description:
+      'CIDR ranges (IPv4, IPv6) the key may be used from; empty means anywhere. The client address follows TRUST_PROXY.',
+    optional: true,
+    maxItems: MAX_ALLOWED_IPS,
+  })
+  allowedIps?: string[];
 }
 
 /** Every field optional; `expiresAt: null` removes the expiry. */
@@ -36,4 +61,27 @@ export class UpdateKeyDto {
     items: NAME_RULES,
   })
   allowedModels?: string[];
+
+  @NestedField(() => GovernanceLimitsDto, {
+    description:
+      'Limits of this key (docs/governance.md). Each member optional, null removes it; null removes them all.',
+    optional: true,
+    nullable: true,
+  })
+  limits?: GovernanceLimitsDto | null;
+
+  @NestedField(() => GovernanceBudgetDto, {
+    description: 'The most this key may spend per UTC calendar period; null removes it.',
+    optional: true,
+    nullable: true,
+  })
+  budget?: GovernanceBudgetDto | null;
+
+  @CidrListField({
+    description:
+      'CIDR ranges (IPv4, IPv6) the key may be used from; empty means anywhere. The client address follows TRUST_PROXY.',
+    optional: true,
+    maxItems: MAX_ALLOWED_IPS,
+  })
+  allowedIps?: string[];
 }

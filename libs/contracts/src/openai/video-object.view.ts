@@ -68,6 +68,13 @@ export class VideoObjectView {
 
   @ApiProperty({ type: VideoErrorView, nullable: true, description: 'Set when failed.' })
   error: VideoErrorView | null;
+
+  @ApiPropertyOptional({
+    description: 'What the task cost, in micros (a decimal string); present once the task is settled.',
+    type: String,
+    pattern: '^[0-9]+$',
+  })
+  cost_micros?: string;
 }
 
 /** `POST /v1/video/create` and `GET /v1/video/query`: the video object, its id also as `task_id`. */

@@ -1,14 +1,11 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { createDomainMetrics, type DomainMetrics } from './domain-metrics';
+import { LATENCY_BUCKETS_SECONDS } from './latency-buckets';
 
-/**
- * Latency buckets in seconds, from 0.5 ms (a cached auth check, a local error) to 60 s (the slowest
- * upstream answers), about three per decade so percentiles stay meaningful across the range.
- */
-export const LATENCY_BUCKETS_SECONDS: readonly number[] = [
-  0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 45, 60,
-];
+export { LATENCY_BUCKETS_SECONDS };
 
-export interface GatewayMetrics {
+/** The gateway's own series, and the business ones it shares with the workers (DomainMetrics). */
+export interface GatewayMetrics extends DomainMetrics {
   /** Dedicated registry: what `/metrics` serves, independent of the global prom-client one. */
   registry: Registry;
   httpRequests: Counter<'route' | 'method' | 'status'>;
@@ -16,9 +13,15 @@ export interface GatewayMetrics {
   upstreamErrors: Counter<'channel' | 'kind'>;
   upstreamDuration: Histogram<'channel'>;
   queueDepth: Gauge<'queue' | 'state'>;
+  /** Tasks not yet ended, by kind and status (queued, processing): the admin instance samples them. */
+  tasksOpen: Gauge<'kind' | 'status'>;
   holdsOpen: Gauge;
   /** Micros of usage cost that accounts could not pay, left uncaptured (the request logs' overage). */
   uncapturedMicros: Counter;
+  /** Requests admitted without their Redis-held limits because Redis did not answer (fail open). */
+  governanceFailOpen: Counter;
+  /** Requests refused by a key's or an account's governance, by reason. */
+  governanceRefusals: Counter<'reason'>;
 }
 
 export interface MetricsOptions {
@@ -33,6 +36,7 @@ export function createMetrics(options: MetricsOptions = {}): GatewayMetrics {
 
   return {
     registry,
+    ...createDomainMetrics(registry),
     httpRequests: new Counter({
       name: 'gateway_http_requests_total',
       help: 'HTTP requests answered, by route pattern, method and status code.',
@@ -65,6 +69,12 @@ export function createMetrics(options: MetricsOptions = {}): GatewayMetrics {
       labelNames: ['queue', 'state'],
       registers,
     }),
+    tasksOpen: new Gauge({
+      name: 'gateway_tasks_open',
+      help: 'Tasks not yet ended, by kind and status (queued, processing); sampled at scrape by the admin instance.',
+      labelNames: ['kind', 'status'],
+      registers,
+    }),
     holdsOpen: new Gauge({
       name: 'gateway_holds_open',
       help: 'Balance holds taken and not yet settled.',
@@ -75,6 +85,19 @@ export function createMetrics(options: MetricsOptions = {}): GatewayMetrics {
       help:
         'Cost of reported usage beyond what the account could pay (its balance down to minus its ' +
         'overdraft limit), not captured: the overage on the request logs of the settlements written here.',
+      registers,
+    }),
+    governanceFailOpen: new Counter({
+      name: 'gateway_governance_fail_open_total',
+      help:
+        'Requests admitted without checking their per-minute and concurrency limits because Redis did not ' +
+        'answer; budgets are still enforced from Postgres.',
+      registers,
+    }),
+    governanceRefusals: new Counter({
+      name: 'gateway_governance_refusals_total',
+      help: 'Requests refused by a key or account limit, budget or IP allow-list, by reason.',
+      labelNames: ['reason'],
       registers,
     }),
   };

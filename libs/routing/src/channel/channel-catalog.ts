@@ -8,7 +8,7 @@ import {
   type ChannelConnectionFields,
   type ChannelTypeDefinition,
 } from '@gateway/providers-core';
-import type Redis from 'ioredis';
+import type { RedisConnection } from '@gateway/redis';
 import { decryptChannelFields } from '../secret/channel-fields.decrypt';
 import type { ChannelCandidate } from './channel-candidate';
 import type { ChannelRow, ChannelRowSource } from './channel-row.source';
@@ -49,8 +49,8 @@ export class ChannelCatalog {
 
   constructor(
     private readonly channelRows: ChannelRowSource,
-    private readonly subscriber: Redis,
-    private readonly publisher: Redis,
+    private readonly subscriber: RedisConnection,
+    private readonly publisher: RedisConnection,
     private readonly options: ChannelCatalogOptions,
   ) {}
 

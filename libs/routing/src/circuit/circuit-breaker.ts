@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { errorMessageOf } from '@gateway/observability';
 import { isChannelFault, systemClock, type Clock, type UpstreamErrorKind } from '@gateway/providers-core';
-import type Redis from 'ioredis';
+import type { RedisConnection } from '@gateway/redis';
 import { parseCircuitEvent } from './circuit-event.parse';
 import { circuitRedisKeys, type CircuitRedisKeys } from './circuit-redis.keys';
 import { RECORD_FAILURE_SCRIPT, RECORD_SUCCESS_SCRIPT, parseCircuitScriptResult } from './circuit.scripts';
@@ -52,8 +52,8 @@ export class CircuitBreaker {
   private syncTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly redis: Redis,
-    private readonly subscriber: Redis,
+    private readonly redis: RedisConnection,
+    private readonly subscriber: RedisConnection,
     private readonly options: CircuitBreakerOptions,
   ) {
     this.keys = circuitRedisKeys(options.prefix);

@@ -10,11 +10,17 @@ export interface CircuitRedisKeys {
   probe(channelId: string): string;
 }
 
+/**
+ * The keys carry one hash tag, `{circuit}`: the scripts that open and close a circuit touch the shared
+ * hash and the channel's counter and probe key together, which a Redis Cluster allows only within one
+ * slot. The pub/sub channel is no key and needs none.
+ */
 export function circuitRedisKeys(prefix: string): CircuitRedisKeys {
+  const keys = `${prefix}:{circuit}`;
   return {
-    openCircuits: `${prefix}:circuit:open`,
+    openCircuits: `${keys}:open`,
     events: `${prefix}:circuit:events`,
-    failures: (channelId) => `${prefix}:circuit:failures:${channelId}`,
-    probe: (channelId) => `${prefix}:circuit:probe:${channelId}`,
+    failures: (channelId) => `${keys}:failures:${channelId}`,
+    probe: (channelId) => `${keys}:probe:${channelId}`,
   };
 }

@@ -1,4 +1,4 @@
-import type Redis from 'ioredis';
+import type { RedisConnection } from '@gateway/redis';
 import type { CircuitState } from './circuit-breaker';
 import { circuitRedisKeys } from './circuit-redis.keys';
 
@@ -13,7 +13,7 @@ export interface CircuitSnapshot {
  * Channel id → end of the cool-down of every open circuit, read from Redis in one call. The admin API
  * asks Redis rather than an instance's mirror (CircuitBreaker.stateOf), which may lag by a sync.
  */
-export async function readOpenCircuits(redis: Redis, prefix: string): Promise<Map<string, number>> {
+export async function readOpenCircuits(redis: RedisConnection, prefix: string): Promise<Map<string, number>> {
   const shared = await redis.hgetall(circuitRedisKeys(prefix).openCircuits);
   const open = new Map<string, number>();
   for (const [channelId, openUntil] of Object.entries(shared)) {

@@ -1,8 +1,8 @@
 import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import { SettlementService } from '@gateway/billing';
+import { GovernanceReservations, SettlementService } from '@gateway/billing';
 import type { Environment, GatewayConfig } from '@gateway/config';
 import type { PrismaClient } from '@gateway/db';
-import type { GatewayLogger } from '@gateway/observability';
+import { SettlementMetrics, TaskMetrics, type GatewayLogger } from '@gateway/observability';
 import { taskAdaptersByType } from '@gateway/providers';
 import {
   createUndiciHttpClient,
@@ -23,6 +23,7 @@ import {
 import { PrismaTaskChannelResolver, type ChannelConnector } from '../task/prisma-task-channel.resolver';
 import { createRegistryChannelConnector } from '../task/registry-channel.connector';
 import { TaskSettlementService } from '../task/task-settlement.service';
+import { tracedSettlement } from '../task/traced-settlement.util';
 import { TaskStepProcessor } from '../task/task-step.processor';
 import { TaskStore } from '../task/task-store';
 import { MusicBatchPoller } from './music-batch.poller';
@@ -80,24 +81,49 @@ export class MusicPollModule implements OnApplicationShutdown {
             logger: GatewayLogger,
             config: GatewayConfig,
             http: ClosableUpstreamHttpClient,
+            taskMetrics: TaskMetrics,
+            settlementMetrics: SettlementMetrics,
           ) => {
             const connectChannel =
               options.connectChannel ??
               createRegistryChannelConnector({ keyring: config.masterKeys.keys, http, clock, logger });
-            const settlement = new TaskSettlementService(new SettlementService(pool), prisma);
+            const settlement = new TaskSettlementService(
+              new SettlementService(pool, settlementMetrics),
+              prisma,
+              new GovernanceReservations(pool),
+            );
             // Only its recordPoll is used: the same transitions and settlement as the step jobs'.
             const processor = new TaskStepProcessor({
               store: new TaskStore(prisma, pool),
               adapters,
               channels: new PrismaTaskChannelResolver(prisma, connectChannel),
-              releaseHold: (holdRequestId) => settlement.releaseHold(holdRequestId),
-              settle: (task, outcome) => settlement.settle(task, outcome),
+              releaseHold: (holdRequestId) =>
+                tracedSettlement('task hold release', {}, () => settlement.releaseHold(holdRequestId)),
+              settle: (task, outcome) =>
+                tracedSettlement(
+                  'task settlement',
+                  {
+                    'gateway.task.kind': task.kind,
+                    'gateway.model': task.model,
+                    'gateway.task.outcome': outcome.state,
+                  },
+                  () => settlement.settle(task, outcome),
+                ),
               clock,
               logger,
+              metrics: taskMetrics,
             });
             return new MusicBatchPoller({ prisma, processor, adapters, connectChannel, clock, logger });
           },
-          inject: [PRISMA_CLIENT, PG_POOL, WORKER_LOGGER, WORKER_CONFIG, MUSIC_UPSTREAM_HTTP],
+          inject: [
+            PRISMA_CLIENT,
+            PG_POOL,
+            WORKER_LOGGER,
+            WORKER_CONFIG,
+            MUSIC_UPSTREAM_HTTP,
+            TaskMetrics,
+            SettlementMetrics,
+          ],
         },
         MusicPollConsumer,
       ],

@@ -16,7 +16,9 @@ export class DatabaseConnections implements OnApplicationShutdown {
 
   constructor(@Inject(WORKER_CONFIG) config: GatewayConfig, @Inject(WORKER_LOGGER) logger: GatewayLogger) {
     this.pool = logConnectionErrors(
-      createPgPool(config.databaseUrl, config.databasePoolSize),
+      createPgPool(config.databaseUrl, config.databasePoolSize, {
+        transactionPooler: config.databaseBehindTransactionPooler,
+      }),
       logger,
       'postgres',
       'worker',

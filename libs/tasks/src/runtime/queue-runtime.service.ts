@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { Environment, GatewayConfig } from '@gateway/config';
 import { logConnectionErrors, type GatewayLogger } from '@gateway/observability';
+import { createRedisConnection, type RedisConnection } from '@gateway/redis';
 import {
   Queue,
   Worker,
@@ -30,14 +31,19 @@ export interface JobSchedulerOptions {
 }
 
 /**
- * Owns every BullMQ worker and queue of the process, all under the configured key prefix. On
- * shutdown the workers stop fetching and finish their active jobs within the grace period, before
- * the database connections close (those close in the later application-shutdown hook).
+ * Owns every BullMQ worker and queue of the process, all under the queue prefix (the configured one,
+ * hash-tagged on a Redis Cluster). On shutdown the workers stop fetching and finish their active jobs
+ * within the grace period, before the database connections close (those close in the later
+ * application-shutdown hook).
  */
 @Injectable()
 export class QueueRuntime implements OnModuleDestroy {
   private readonly workers: Worker[] = [];
   private readonly queues = new Map<QueueName, Queue>();
+  /** Cluster and Sentinel clients handed to BullMQ, which does not close a connection it was given. */
+  private readonly ownConnections: RedisConnection[] = [];
+  /** For the worker's own scripts (the poll-rate gate); opened at its first use. */
+  private commandConnection?: RedisConnection;
   /** How long a job stays locked without renewal before another worker may take it over. */
   private readonly lockDurationMs: number;
   /** How often each worker looks for jobs whose lock expired (their worker died). */
@@ -69,7 +75,7 @@ export class QueueRuntime implements OnModuleDestroy {
   ): Worker<DataType, ResultType> {
     const worker = new Worker<DataType, ResultType>(queueName, processor, {
       connection: this.connection(`worker:${queueName}`),
-      prefix: this.config.redisPrefix,
+      prefix: this.config.queuePrefix,
       concurrency: options.concurrency,
       lockDuration: this.lockDurationMs,
       stalledInterval: this.stalledIntervalMs,
@@ -95,7 +101,7 @@ export class QueueRuntime implements OnModuleDestroy {
     if (existing) return existing;
     const queue = new Queue(queueName, {
       connection: this.connection(`producer:${queueName}`),
-      prefix: this.config.redisPrefix,
+      prefix: this.config.queuePrefix,
     });
     logConnectionErrors(queue, this.logger, 'redis', `producer ${queueName}`);
     this.queues.set(queueName, queue);
@@ -139,15 +145,40 @@ export class QueueRuntime implements OnModuleDestroy {
       this.workers.map((worker) => closeWorkerWithin(worker, this.config.shutdownGraceMs, this.logger)),
     );
     await Promise.all([...this.queues.values()].map((queue) => queue.close()));
+    for (const connection of this.ownConnections) connection.disconnect();
+    this.commandConnection?.disconnect();
   }
 
-  /** `role` names the connection in Redis's CLIENT LIST, under the key prefix, for operators and fault tests. */
+  /** One connection for commands and scripts of the process's own (not BullMQ's), under redisPrefix. */
+  commands(): RedisConnection {
+    if (!this.commandConnection) {
+      const role = 'commands';
+      // Callers that must not wait through an outage get an error, and fail open (RedisPollRateGate).
+      this.commandConnection = createRedisConnection(this.config.redis, {
+        connectionName: `${this.config.redisPrefix}:${role}`,
+        maxRetriesPerRequest: 1,
+      });
+      logConnectionErrors(this.commandConnection, this.logger, 'redis', role);
+    }
+    return this.commandConnection;
+  }
+
+  /**
+   * `role` names the connection in Redis's CLIENT LIST, under the key prefix, for operators and fault
+   * tests. One server: options, from which BullMQ opens (and closes) its own connections, as before
+   * clusters existed. A cluster or a Sentinel-watched primary: a client from the one factory of
+   * @gateway/redis (BullMQ takes a cluster only as an instance, and duplicates it for a worker's
+   * blocking connection).
+   */
   private connection(role: string): ConnectionOptions {
-    return {
-      url: this.config.redisUrl,
-      // Workers block on Redis; a capped retry count would turn a short Redis outage into lost fetches.
-      maxRetriesPerRequest: null,
-      connectionName: `${this.config.redisPrefix}:${role}`,
-    };
+    const connectionName = `${this.config.redisPrefix}:${role}`;
+    // Workers block on Redis; a capped retry count would turn a short Redis outage into lost fetches.
+    const maxRetriesPerRequest = null;
+    const topology = this.config.redis;
+    if (topology.kind === 'single') return { url: topology.url, maxRetriesPerRequest, connectionName };
+    const connection = createRedisConnection(topology, { connectionName, maxRetriesPerRequest });
+    logConnectionErrors(connection, this.logger, 'redis', role);
+    this.ownConnections.push(connection);
+    return connection;
   }
 }

@@ -1,7 +1,7 @@
 import type { DynamicModule, INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { GatewayConfig } from '@gateway/config';
-import { errorMessageOf, type GatewayLogger } from '@gateway/observability';
+import { errorMessageOf, stopTracing, type GatewayLogger } from '@gateway/observability';
 import { WORKER_CONFIG, WORKER_LOGGER } from './worker-runtime.tokens';
 
 /** Time allowed after the grace period for closing connections before the process stops regardless. */
@@ -24,13 +24,16 @@ export async function runWorkerApp(rootModule: DynamicModule): Promise<INestAppl
         logger.error({ signal }, 'shutdown did not finish in time; exiting');
         process.exit(1);
       }, shutdownGraceMs + CLOSE_MARGIN_MS).unref();
-      app.close().then(
-        () => process.exit(0),
-        (error: unknown) => {
-          logger.error({ err: error }, 'shutdown failed');
-          process.exit(1);
-        },
-      );
+      app
+        .close()
+        .then(() => stopTracing())
+        .then(
+          () => process.exit(0),
+          (error: unknown) => {
+            logger.error({ err: error }, 'shutdown failed');
+            process.exit(1);
+          },
+        );
     });
   }
   logger.info('worker started');

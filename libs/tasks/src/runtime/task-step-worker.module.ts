@@ -1,8 +1,8 @@
 import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import { SettlementService } from '@gateway/billing';
+import { GovernanceReservations, SettlementService } from '@gateway/billing';
 import type { Environment, GatewayConfig } from '@gateway/config';
 import type { PrismaClient } from '@gateway/db';
-import type { GatewayLogger } from '@gateway/observability';
+import { SettlementMetrics, TaskMetrics, type GatewayLogger } from '@gateway/observability';
 import { taskAdaptersByType } from '@gateway/providers';
 import {
   createUndiciHttpClient,
@@ -14,11 +14,14 @@ import {
 import type { Pool } from 'pg';
 import type { QueueName } from '../queue-names';
 import { PrismaTaskChannelResolver, type ChannelConnector } from '../task/prisma-task-channel.resolver';
+import { RedisPollRateGate } from '../task/redis-poll-rate.gate';
 import { createRegistryChannelConnector } from '../task/registry-channel.connector';
 import { TaskSettlementService } from '../task/task-settlement.service';
+import { tracedSettlement } from '../task/traced-settlement.util';
 import { TaskStepProcessor } from '../task/task-step.processor';
 import type { TaskStepTiming } from '../task/task-step.types';
 import { TaskStore } from '../task/task-store';
+import { QueueRuntime } from './queue-runtime.service';
 import { TaskStepConsumer } from './task-step.consumer';
 import {
   readSweepSettings,
@@ -112,9 +115,13 @@ export class TaskStepWorkerModule implements OnApplicationShutdown {
         },
         {
           provide: TaskSettlementService,
-          useFactory: (pool: Pool, prisma: PrismaClient) =>
-            new TaskSettlementService(new SettlementService(pool), prisma),
-          inject: [PG_POOL, PRISMA_CLIENT],
+          useFactory: (pool: Pool, prisma: PrismaClient, settlementMetrics: SettlementMetrics) =>
+            new TaskSettlementService(
+              new SettlementService(pool, settlementMetrics),
+              prisma,
+              new GovernanceReservations(pool),
+            ),
+          inject: [PG_POOL, PRISMA_CLIENT, SettlementMetrics],
         },
         {
           provide: TaskStepProcessor,
@@ -126,6 +133,8 @@ export class TaskStepWorkerModule implements OnApplicationShutdown {
             config: GatewayConfig,
             http: ClosableUpstreamHttpClient,
             env: Environment,
+            metrics: TaskMetrics,
+            queues: QueueRuntime,
           ) =>
             new TaskStepProcessor({
               store,
@@ -135,11 +144,23 @@ export class TaskStepWorkerModule implements OnApplicationShutdown {
                 options.connectChannel ??
                   createRegistryChannelConnector({ keyring: config.masterKeys.keys, http, clock, logger }),
               ),
-              releaseHold: (holdRequestId) => settlement.releaseHold(holdRequestId),
-              settle: (task, outcome) => settlement.settle(task, outcome),
+              releaseHold: (holdRequestId) =>
+                tracedSettlement('task hold release', {}, () => settlement.releaseHold(holdRequestId)),
+              settle: (task, outcome) =>
+                tracedSettlement(
+                  'task settlement',
+                  {
+                    'gateway.task.kind': task.kind,
+                    'gateway.model': task.model,
+                    'gateway.task.outcome': outcome.state,
+                  },
+                  () => settlement.settle(task, outcome),
+                ),
               clock,
               logger,
               timing: { ...readTaskStepTiming(env), ...options.timing },
+              metrics,
+              pollGate: new RedisPollRateGate(() => queues.commands(), config.redisPrefix, logger),
             }),
           inject: [
             TaskStore,
@@ -149,6 +170,8 @@ export class TaskStepWorkerModule implements OnApplicationShutdown {
             WORKER_CONFIG,
             TASK_UPSTREAM_HTTP,
             WORKER_ENVIRONMENT,
+            TaskMetrics,
+            QueueRuntime,
           ],
         },
         TaskStepConsumer,

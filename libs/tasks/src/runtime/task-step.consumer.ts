@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import type { GatewayLogger } from '@gateway/observability';
-import { UnrecoverableError, type Job } from 'bullmq';
+import { tracing, type GatewayLogger } from '@gateway/observability';
+import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { isTaskStepJob, TASK_STEP_JOB_NAME } from '../jobs/task-step.job';
 import { taskKindsOfQueue } from '../task/task-kinds';
 import { TaskStepProcessor } from '../task/task-step.processor';
@@ -56,7 +56,16 @@ export class TaskStepConsumer implements OnApplicationBootstrap {
     if (job.name !== TASK_STEP_JOB_NAME || !isTaskStepJob(job)) {
       throw new UnrecoverableError(`unexpected job ${job.name} on ${this.settings.queue}`);
     }
-    return this.processor.process(job, token);
+    if (!tracing.enabled) return this.processor.process(job, token);
+    // Each step continues the trace of the request that created the task; a step that waits for
+    // its next poll (DelayedError) ended normally.
+    return tracing.inRemoteSpan(
+      job.data.traceparent,
+      'task step',
+      { 'gateway.task.id': job.data.taskId, 'gateway.queue': this.settings.queue },
+      () => this.processor.process(job, token),
+      (error) => (error instanceof DelayedError ? undefined : 'step_error'),
+    );
   }
 
   /** Runs the step of every overdue task of this queue's kinds; returns how many it looked at. */

@@ -1,14 +1,27 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { loadConfig, type Environment, type GatewayConfig } from '@gateway/config';
-import { createLogger } from '@gateway/observability';
+import {
+  createLogger,
+  createWorkerMetrics,
+  SettlementMetrics,
+  TaskMetrics,
+  type WorkerMetrics,
+} from '@gateway/observability';
 import { DatabaseConnections } from './database-connections.service';
 import { QueueRuntime } from './queue-runtime.service';
+import {
+  readWorkerMetricsSettings,
+  WORKER_METRICS_SETTINGS,
+  WorkerMetricsServer,
+} from './worker-metrics.server';
+import { WORKER_SERVICE_NAME, WorkerTracing } from './worker-tracing.service';
 import {
   PG_POOL,
   PRISMA_CLIENT,
   WORKER_CONFIG,
   WORKER_ENVIRONMENT,
   WORKER_LOGGER,
+  WORKER_METRICS,
 } from './worker-runtime.tokens';
 
 export interface WorkerRuntimeOptions {
@@ -49,8 +62,40 @@ export class WorkerRuntimeModule {
           inject: [DatabaseConnections],
         },
         QueueRuntime,
+        { provide: WORKER_METRICS, useFactory: () => createWorkerMetrics({ processMetrics: true }) },
+        {
+          provide: WORKER_METRICS_SETTINGS,
+          useFactory: (env: Environment) =>
+            readWorkerMetricsSettings(env, options.serviceName, options.env === undefined),
+          inject: [WORKER_ENVIRONMENT],
+        },
+        WorkerMetricsServer,
+        { provide: WORKER_SERVICE_NAME, useValue: options.serviceName },
+        WorkerTracing,
+        // One of each per process: the step jobs and the music batch poller share what they measure.
+        {
+          provide: TaskMetrics,
+          useFactory: (metrics: WorkerMetrics) => new TaskMetrics(metrics),
+          inject: [WORKER_METRICS],
+        },
+        {
+          provide: SettlementMetrics,
+          useFactory: (metrics: WorkerMetrics) => new SettlementMetrics(metrics),
+          inject: [WORKER_METRICS],
+        },
       ],
-      exports: [WORKER_ENVIRONMENT, WORKER_CONFIG, WORKER_LOGGER, PG_POOL, PRISMA_CLIENT, QueueRuntime],
+      exports: [
+        WORKER_ENVIRONMENT,
+        WORKER_CONFIG,
+        WORKER_LOGGER,
+        WORKER_METRICS,
+        PG_POOL,
+        PRISMA_CLIENT,
+        QueueRuntime,
+        WorkerMetricsServer,
+        TaskMetrics,
+        SettlementMetrics,
+      ],
     };
   }
 }

@@ -4,3 +4,5 @@ export const WORKER_LOGGER = Symbol('WORKER_LOGGER');
 export const WORKER_ENVIRONMENT = Symbol('WORKER_ENVIRONMENT');
 export const PG_POOL = Symbol('PG_POOL');
 export const PRISMA_CLIENT = Symbol('PRISMA_CLIENT');
+/** The worker's metrics (WorkerMetrics of libs/observability), served on WORKER_METRICS_PORT. */
+export const WORKER_METRICS = Symbol('WORKER_METRICS');

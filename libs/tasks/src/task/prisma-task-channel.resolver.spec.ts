@@ -35,6 +35,7 @@ describe('PrismaTaskChannelResolver', () => {
     settings: {},
     priority: 0,
     weight: 1,
+    pollsPerSecond: null,
     status: 'enabled',
     createdAt: new Date(0),
     updatedAt: new Date(0),

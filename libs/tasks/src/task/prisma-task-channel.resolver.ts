@@ -1,6 +1,6 @@
 import type { Channel, PrismaClient, Task } from '@gateway/db';
 import { systemClock, type AdapterContext, type Clock } from '@gateway/providers-core';
-import type { TaskChannelConnection, TaskChannelResolver } from './task-step.types';
+import type { TaskChannelConnection, TaskChannelRef, TaskChannelResolver } from './task-step.types';
 
 /** Builds the adapter context (decrypted secret, HTTP client, clock, logger) for a channel row. */
 export type ChannelConnector = (channel: Channel) => Promise<AdapterContext>;
@@ -31,12 +31,12 @@ export class PrismaTaskChannelResolver implements TaskChannelResolver {
     private readonly clock: Clock = systemClock,
   ) {}
 
-  async channelTypeOf(task: Task): Promise<string | undefined> {
+  async channelTypeOf(task: Pick<Task, 'channelId'>): Promise<string | undefined> {
     if (task.channelId === null) return undefined;
     return (await this.cachedChannel(task.channelId)).channel?.type;
   }
 
-  async connect(task: Task): Promise<TaskChannelConnection> {
+  async connect(task: TaskChannelRef): Promise<TaskChannelConnection> {
     const cached = task.channelId === null ? undefined : await this.cachedChannel(task.channelId);
     const channel = cached?.channel;
     if (!cached || !channel) throw new Error(`channel of task ${task.id} no longer exists`);
@@ -48,7 +48,11 @@ export class PrismaTaskChannelResolver implements TaskChannelResolver {
         if (cached.context === context) cached.context = undefined;
       });
     }
-    return { context: await cached.context, upstreamModel: upstreamModelOf(channel, task.model) };
+    return {
+      context: await cached.context,
+      upstreamModel: upstreamModelOf(channel, task.model),
+      pollsPerSecond: channel.pollsPerSecond ?? undefined,
+    };
   }
 
   private async cachedChannel(channelId: string): Promise<CachedChannel> {

@@ -33,6 +33,7 @@ function channelRow(type: string, secret: string, settings: Channel['settings'] 
     settings,
     priority: 0,
     weight: 1,
+    pollsPerSecond: null,
     status: 'enabled',
     createdAt: new Date(),
     updatedAt: new Date(),

@@ -251,6 +251,7 @@ function taskOf(row: NewTask, now: Date): Task {
     inputTokens: null,
     outputTokens: null,
     failureReason: null,
+    costMicros: null,
     idempotencyKey: row.idempotencyKey ?? null,
     requestHash: row.requestHash ?? null,
     remixedFromId: row.remixedFromId ?? null,

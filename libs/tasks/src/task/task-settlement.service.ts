@@ -1,4 +1,9 @@
-import { textCostMicros, type SettlementLogInput, type SettlementService } from '@gateway/billing';
+import {
+  textCostMicros,
+  type GovernanceReservations,
+  type SettlementLogInput,
+  type SettlementService,
+} from '@gateway/billing';
 import type { PrismaClient, Task } from '@gateway/db';
 import type { TaskCompleted, TokenUsage } from '@gateway/providers-core';
 import { imageTaskPriceOf, videoTaskPriceOf } from './task-price-snapshot';
@@ -30,11 +35,21 @@ export class TaskSettlementService {
     // Row holds only: a task's hold must outlive the process that took it, which a leased one does not.
     private readonly settlements: Pick<SettlementService, 'settleRowHolds'>,
     private readonly prisma: Pick<PrismaClient, 'hold'>,
+    /**
+     * The task's cost (cost_micros) and its share of its key's and account's budgets and outstanding-
+     * task limits: recorded right after its hold is settled (from the hold's request log), so a re-run
+     * after a crash between the two records them then, exactly once (docs/governance.md).
+     */
+    private readonly governance?: Pick<GovernanceReservations, 'taskSettled'>,
   ) {}
 
   async settle(task: Task, outcome: TaskOutcome): Promise<void> {
-    if (task.holdRequestId === null) return;
-    const hold = await this.findHold(task.holdRequestId);
+    if (task.holdRequestId !== null) await this.settleHold(task, task.holdRequestId, outcome);
+    await this.governance?.taskSettled(task.id, task.holdRequestId);
+  }
+
+  private async settleHold(task: Task, holdRequestId: string, outcome: TaskOutcome): Promise<void> {
+    const hold = await this.findHold(holdRequestId);
     if (!hold) return;
     const produced = outcome.state === 'completed' ? producedOf(task, outcome) : {};
     const tokens = produced.tokens;
@@ -44,7 +59,7 @@ export class TaskSettlementService {
       outcome.state === 'completed' ? captureOf(task, { imageCount, mediaSeconds, tokens }, hold.amount) : 0n;
     await this.settlements.settleRowHolds([
       {
-        requestId: task.holdRequestId,
+        requestId: holdRequestId,
         captureMicros,
         log: {
           ...this.logOf(hold, outcome.state === 'completed' ? 'completed' : 'upstream_error'),
@@ -61,13 +76,18 @@ export class TaskSettlementService {
     ]);
   }
 
-  /** Releases a hold in full (key, account and model of the log default to the hold's). */
+  /**
+   * Releases a task's hold in full (key, account and model of the log default to the hold's). Every
+   * task's hold request id is the task's id (TaskCreation), so it names the task too.
+   */
   async releaseHold(holdRequestId: string): Promise<void> {
     const hold = await this.findHold(holdRequestId);
-    if (!hold) return;
-    await this.settlements.settleRowHolds([
-      { requestId: holdRequestId, captureMicros: 0n, log: this.logOf(hold, TASK_ABANDONED_END_REASON) },
-    ]);
+    if (hold) {
+      await this.settlements.settleRowHolds([
+        { requestId: holdRequestId, captureMicros: 0n, log: this.logOf(hold, TASK_ABANDONED_END_REASON) },
+      ]);
+    }
+    await this.governance?.taskSettled(holdRequestId, holdRequestId);
   }
 
   private findHold(requestId: string): Promise<HoldOfTask | null> {

@@ -11,9 +11,11 @@ import {
 import { createTestDatabase, type TestDatabase } from '@gateway/testing';
 import { DelayedError } from 'bullmq';
 import type { Pool } from 'pg';
+import type { TaskStepJob } from '../jobs/task-step.job';
 import type { JsonHandle, JsonObject } from './json-value';
 import { PrismaTaskChannelResolver } from './prisma-task-channel.resolver';
 import { toImageTaskPriceSnapshot, toVideoTaskPriceSnapshot } from './task-price-snapshot';
+import { ROW_RECHECK_MS } from './task-poll-snapshot';
 import { TaskSettlementService } from './task-settlement.service';
 import { DEADLINE_EXCEEDED, SUBMISSION_OUTCOME_UNKNOWN, TaskStepProcessor } from './task-step.processor';
 import type { TaskOutcome, TaskStepTiming } from './task-step.types';
@@ -480,18 +482,21 @@ describe('TaskStepProcessor (Postgres)', () => {
     const task = await queuedTask();
     await processor.runStep(task.id);
 
-    expect(await processor.runStep(task.id)).toEqual({ kind: 'wait', delayMs: 7_000 });
+    expect(await processor.runStep(task.id)).toMatchObject({ kind: 'wait', delayMs: 7_000 });
     expect((await store.findById(task.id))?.status).toBe('processing');
   });
 
   it('re-schedules its own BullMQ job while the upstream is pending', async () => {
-    const { processor } = harness();
+    const { processor, clock } = harness();
     const task = await queuedTask();
     const delayedUntil: number[] = [];
     const job = {
-      data: { taskId: task.id },
+      data: { taskId: task.id } as TaskStepJob,
       moveToDelayed: async (timestamp: number) => {
         delayedUntil.push(timestamp);
+      },
+      updateData: async (data: TaskStepJob) => {
+        job.data = data;
       },
     };
 
@@ -501,7 +506,10 @@ describe('TaskStepProcessor (Postgres)', () => {
     expect(delayedUntil[0]).toBeGreaterThanOrEqual(before + TIMING.minPollDelayMs);
     expect(delayedUntil[0]).toBeLessThanOrEqual(Date.now() + TIMING.maxPollDelayMs);
 
+    // The job carries what a poll needs (no row read while nothing changes): a task cancelled meanwhile
+    // is seen at the next check of the row.
     await prisma.task.update({ where: { id: task.id }, data: { status: 'cancelled' } });
+    clock.nowMs += ROW_RECHECK_MS;
     await expect(processor.process(job, 'token-1')).resolves.toEqual({
       kind: 'finished',
       status: 'cancelled',

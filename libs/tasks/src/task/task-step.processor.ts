@@ -12,6 +12,15 @@ import type { JsonHandle, JsonObject } from './json-value';
 import { bindTaskAdapter, type BoundTaskAdapter } from './task-adapter.binding';
 import { nextPollDelayMs } from './poll-delay.util';
 import { producedByTask } from './task-produced.util';
+import {
+  isTaskPollSnapshot,
+  pollSnapshotOf,
+  polledTaskOf,
+  progressWorthWriting,
+  ROW_RECHECK_MS,
+  type PolledTask,
+  type TaskPollSnapshot,
+} from './task-poll-snapshot';
 import { isTaskStatus, TERMINAL_TASK_STATUSES, type TaskStatus } from './task-status';
 import {
   DEFAULT_TASK_STEP_TIMING,
@@ -22,6 +31,14 @@ import {
 } from './task-step.types';
 
 type OpenStatus = Exclude<TaskStatus, 'completed' | 'failed' | 'cancelled'>;
+
+/** An upstream's answer to a poll, or the classified failure it answered with. */
+type PollAnswer = { result: TaskPollResult } | { error: UpstreamError };
+
+type TaskStepWait = Extract<TaskStepResult, { kind: 'wait' }>;
+
+/** A turn booked at the channel's poll-rate gate and not yet used, if the step holds one. */
+type PollTurn = number | undefined;
 
 export const DEADLINE_EXCEEDED = 'deadline exceeded';
 export const SUBMISSION_OUTCOME_UNKNOWN =
@@ -44,21 +61,40 @@ export class TaskStepProcessor {
    * up an attempt) and tells BullMQ so with DelayedError.
    */
   async process(
-    job: Pick<Job<TaskStepJob>, 'data' | 'moveToDelayed'>,
+    job: Pick<Job<TaskStepJob>, 'data' | 'moveToDelayed' | 'updateData'>,
     token?: string,
   ): Promise<TaskStepResult> {
-    const result = await this.runStep(job.data.taskId);
+    const { taskId, poll, pollTurnAtMs } = job.data;
+    const turn = typeof pollTurnAtMs === 'number' ? pollTurnAtMs : undefined;
+    const result = isTaskPollSnapshot(poll)
+      ? await this.pollBySnapshot(taskId, poll, turn)
+      : await this.runStep(taskId, turn);
     if (result.kind === 'finished') return result;
+    // The job's data is rewritten (one Redis call) only when what the next poll needs changed: a poll
+    // that found nothing new hands back the very snapshot it was given.
+    if (result.poll !== poll || result.pollTurnAtMs !== pollTurnAtMs) {
+      const { poll: _poll, pollTurnAtMs: _turn, ...rest } = job.data;
+      await job.updateData({
+        ...rest,
+        ...(result.poll ? { poll: result.poll } : {}),
+        ...(result.pollTurnAtMs === undefined ? {} : { pollTurnAtMs: result.pollTurnAtMs }),
+      });
+    }
     await job.moveToDelayed(Date.now() + result.delayMs, token);
     throw new DelayedError();
   }
 
-  async runStep(taskId: string): Promise<TaskStepResult> {
+  /** One step from the task's row. `turn`: a poll-rate turn the step's job booked earlier. */
+  async runStep(taskId: string, turn?: PollTurn): Promise<TaskStepResult> {
     const task = await this.deps.store.findById(taskId);
     if (!task) {
       this.deps.logger.warn({ taskId }, 'task step for a task that does not exist');
       return { kind: 'finished', status: undefined };
     }
+    return this.stepRow(task, turn);
+  }
+
+  private async stepRow(task: Task, turn: PollTurn): Promise<TaskStepResult> {
     const status = openStatusOf(task);
     if (!status) {
       await this.settleFinished(task);
@@ -72,11 +108,84 @@ export class TaskStepProcessor {
     // A type polled in batches (TaskAdapter.pollMany) is asked about by its batch poller; the step
     // only wakes again at the deadline, to reconcile the task if it is still open then.
     if (bound.adapter.pollMany) return this.waitFor(task.deadlineAt.getTime() - this.now());
-    return this.poll(task, task.upstreamHandle as JsonHandle, bound);
+    return this.poll(task, task.upstreamHandle as JsonHandle, bound, turn);
+  }
+
+  /**
+   * A poll from the snapshot the job carries: an answer with nothing new costs the upstream call and
+   * no statement (progress counts as new once it moved PROGRESS_WRITE_STEP points). Anything else
+   * (progress moved, an end, a failure that is not passing, the deadline, a snapshot due for a check)
+   * reads the row, and the row's compare-and-swaps decide.
+   */
+  private async pollBySnapshot(
+    taskId: string,
+    snapshot: TaskPollSnapshot,
+    turn: PollTurn,
+  ): Promise<TaskStepResult> {
+    const now = this.now();
+    if (now >= snapshot.deadlineAtMs || now - snapshot.rowReadAtMs >= ROW_RECHECK_MS) {
+      return this.runStep(taskId, turn);
+    }
+    const task = polledTaskOf(taskId, snapshot);
+    const bound = await this.bind(task);
+    if (typeof bound === 'string' || bound.adapter.pollMany) return this.runStep(taskId, turn);
+    const wait = await this.waitForTurn(task, bound, turn);
+    if (wait) return { ...wait, poll: snapshot };
+    const answer = await this.ask(bound, snapshot.handle);
+    if ('result' in answer && answer.result.state === 'pending') {
+      const progress = progressOf(answer.result);
+      const delayMs = nextPollDelayMs(task, this.now(), this.timing, answer.result.retryAfterMs);
+      if (progress === undefined || !progressWorthWriting(snapshot.progress, progress)) {
+        this.deps.metrics?.polledPending(taskId, this.now());
+        return { ...this.waitFor(delayMs), poll: snapshot };
+      }
+      // Progress alone moved: one compare-and-swap on the status, without reading the row first. A task
+      // that left `processing` meanwhile loses it and is read.
+      if (!(await this.deps.store.updateWhile(taskId, 'processing', { progress }))) {
+        return this.finishedAsStored(taskId);
+      }
+      this.deps.metrics?.polledPending(taskId, this.now());
+      return { ...this.waitFor(delayMs), poll: { ...snapshot, progress } };
+    } else if ('error' in answer && answer.error.failure.retryable) {
+      const delayMs = nextPollDelayMs(task, this.now(), this.timing, answer.error.failure.retryAfterMs);
+      return { ...this.waitFor(delayMs), poll: snapshot };
+    }
+    const row = await this.deps.store.findById(taskId);
+    if (!row || row.status !== 'processing' || row.upstreamHandle === null) {
+      return row ? this.stepRow(row, undefined) : this.runStep(taskId);
+    }
+    return this.recordAnswer(row, answer);
+  }
+
+  /**
+   * Undefined when the task may be polled now; else a wait until the turn booked at the channel's
+   * poll-rate gate. A turn booked earlier and now due is used, not booked again.
+   */
+  private async waitForTurn(
+    task: Pick<Task, 'channelId'>,
+    bound: BoundTaskAdapter,
+    turn: PollTurn,
+  ): Promise<TaskStepWait | undefined> {
+    const gate = this.deps.pollGate;
+    if (!gate || bound.pollsPerSecond === undefined || task.channelId === null) return undefined;
+    if (turn !== undefined && turn <= this.now() + TURN_EARLY_MS) return undefined;
+    const delayMs = await gate.reserve(task.channelId, bound.pollsPerSecond);
+    if (delayMs <= TURN_EARLY_MS) return undefined;
+    return { ...this.waitFor(delayMs), pollTurnAtMs: this.now() + delayMs };
+  }
+
+  private async ask(bound: BoundTaskAdapter, handle: JsonHandle): Promise<PollAnswer> {
+    try {
+      return { result: await bound.adapter.poll(handle, bound.context) };
+    } catch (error) {
+      // Anything but a classified upstream failure (a bug, a lost connection) fails the attempt.
+      if (!(error instanceof UpstreamError)) throw error;
+      return { error };
+    }
   }
 
   /** The adapter of the task's channel type, or why there is none. */
-  private bind(task: Task): Promise<BoundTaskAdapter | string> {
+  private bind(task: PolledTask): Promise<BoundTaskAdapter | string> {
     return bindTaskAdapter(task, this.deps.adapters, this.deps.channels);
   }
 
@@ -90,6 +199,7 @@ export class TaskStepProcessor {
       // handle knows a submission may have reached the upstream.
       const claimed = await this.deps.store.transition(task.id, 'queued', 'processing');
       if (!claimed) return this.waitFor(this.timing.minPollDelayMs);
+      this.deps.metrics?.entered(task.kind, 'processing');
       return this.submit(task, bound);
     }
     const claimAgeMs = this.now() - task.updatedAt.getTime();
@@ -150,20 +260,33 @@ export class TaskStepProcessor {
       return this.finishedAsStored(task.id);
     }
     this.deps.logger.info({ taskId: task.id }, 'task submitted upstream');
-    return this.waitFor(nextPollDelayMs(task, this.now(), this.timing));
+    const delayMs = nextPollDelayMs(task, this.now(), this.timing);
+    return { ...this.waitFor(delayMs), poll: pollSnapshotOf(task, handle, this.now()) };
   }
 
-  private async poll(task: Task, handle: JsonHandle, bound: BoundTaskAdapter): Promise<TaskStepResult> {
-    let result: TaskPollResult;
-    try {
-      result = await bound.adapter.poll(handle, bound.context);
-    } catch (error) {
-      if (!(error instanceof UpstreamError)) throw error;
-      if (!error.failure.retryable)
-        return this.finish(task, 'processing', { state: 'failed', failure: error.failure });
-      return this.waitFor(nextPollDelayMs(task, this.now(), this.timing, error.failure.retryAfterMs));
-    }
-    return this.recordPoll(task, result);
+  private async poll(
+    task: Task,
+    handle: JsonHandle,
+    bound: BoundTaskAdapter,
+    turn: PollTurn,
+  ): Promise<TaskStepResult> {
+    const wait = await this.waitForTurn(task, bound, turn);
+    if (wait) return { ...wait, poll: this.snapshotOf(task, task.progress) };
+    return this.recordAnswer(task, await this.ask(bound, handle));
+  }
+
+  private recordAnswer(task: Task, answer: PollAnswer): Promise<TaskStepResult> | TaskStepResult {
+    if ('result' in answer) return this.recordPoll(task, answer.result);
+    const { failure } = answer.error;
+    if (!failure.retryable) return this.finish(task, 'processing', { state: 'failed', failure });
+    const delayMs = nextPollDelayMs(task, this.now(), this.timing, failure.retryAfterMs);
+    return { ...this.waitFor(delayMs), poll: this.snapshotOf(task, task.progress) };
+  }
+
+  /** What the job carries to poll `task` next without reading its row; none for a task without a handle. */
+  private snapshotOf(task: Task, progress: number): TaskPollSnapshot | undefined {
+    if (task.upstreamHandle === null) return undefined;
+    return pollSnapshotOf({ ...task, progress }, task.upstreamHandle as JsonHandle, this.now());
   }
 
   /**
@@ -173,11 +296,15 @@ export class TaskStepProcessor {
    */
   async recordPoll(task: Task, result: TaskPollResult): Promise<TaskStepResult> {
     if (result.state !== 'pending') return this.finish(task, 'processing', result);
-    const progress = result.progress === undefined ? undefined : clampProgress(result.progress);
+    this.deps.metrics?.polledPending(task.id, this.now());
+    const progress = progressOf(result);
+    // A progress-only write costs a task_events row too (the tasks trigger): only when it moved.
     if (progress !== undefined && progress !== task.progress) {
-      await this.deps.store.updateWhile(task.id, 'processing', { progress });
+      const written = await this.deps.store.updateWhile(task.id, 'processing', { progress });
+      if (!written) return this.finishedAsStored(task.id);
     }
-    return this.waitFor(nextPollDelayMs(task, this.now(), this.timing, result.retryAfterMs));
+    const delayMs = nextPollDelayMs(task, this.now(), this.timing, result.retryAfterMs);
+    return { ...this.waitFor(delayMs), poll: this.snapshotOf(task, progress ?? task.progress) };
   }
 
   /** Past the deadline: ask the upstream one last time if it can be asked, else fail and release. */
@@ -219,6 +346,7 @@ export class TaskStepProcessor {
         : { failureReason: describeFailure(outcome.failure) };
     const won = await this.deps.store.transition(task.id, from, outcome.state, patch);
     if (!won) return this.finishedAsStored(task.id);
+    this.deps.metrics?.ended(task.kind, task.id, outcome.state, this.now());
     this.deps.logger.info({ taskId: task.id, status: outcome.state }, 'task finished upstream');
     await this.deps.settle({ ...task, ...patch, status: outcome.state }, outcome);
     return { kind: 'finished', status: outcome.state };
@@ -243,6 +371,8 @@ export class TaskStepProcessor {
   private async abandon(task: Task, from: OpenStatus, reason: string): Promise<TaskStepResult> {
     const won = await this.deps.store.transition(task.id, from, 'failed', { failureReason: reason });
     if (!won) return this.finishedAsStored(task.id);
+    this.deps.metrics?.entered(task.kind, 'failed');
+    this.deps.metrics?.forget(task.id);
     this.deps.logger.info({ taskId: task.id, reason }, 'task failed');
     if (task.holdRequestId !== null) await this.deps.releaseHold(task.holdRequestId);
     return { kind: 'finished', status: 'failed' };
@@ -255,7 +385,7 @@ export class TaskStepProcessor {
     return { kind: 'finished', status: current && isTaskStatus(current.status) ? current.status : undefined };
   }
 
-  private waitFor(delayMs: number): TaskStepResult {
+  private waitFor(delayMs: number): TaskStepWait {
     return { kind: 'wait', delayMs: Math.max(0, Math.round(delayMs)) };
   }
 
@@ -274,8 +404,13 @@ function canResubmit(adapter: TaskAdapter): boolean {
   return adapter.idempotentSubmit === true || adapter.findSubmission !== undefined;
 }
 
-function clampProgress(progress: number): number {
-  return Math.min(100, Math.max(0, Math.round(progress)));
+/** A step may run this much before its booked poll-rate turn (BullMQ wakes delayed jobs in batches). */
+const TURN_EARLY_MS = 5;
+
+/** A pending answer's progress as the row stores it, if the upstream reported one. */
+function progressOf(result: TaskPollResult): number | undefined {
+  if (result.state !== 'pending' || result.progress === undefined) return undefined;
+  return Math.min(100, Math.max(0, Math.round(result.progress)));
 }
 
 function describeFailure(failure: UpstreamFailure): string {

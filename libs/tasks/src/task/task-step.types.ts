@@ -1,5 +1,6 @@
 import type { Task } from '@gateway/db';
 import type { AdapterContext, Clock, TaskAdapter, TaskCompleted, TaskFailed } from '@gateway/providers-core';
+import type { TaskPollSnapshot } from './task-poll-snapshot';
 import type { TaskStatus } from './task-status';
 import type { TaskStore } from './task-store';
 
@@ -11,13 +12,18 @@ export interface TaskChannelConnection {
   context: AdapterContext;
   /** The task's model after the channel's model mapping. */
   upstreamModel: string;
+  /** The channel's ceiling on polls per second across every worker (Channel.pollsPerSecond); none: unlimited. */
+  pollsPerSecond?: number;
 }
+
+/** The task fields that finding and connecting its channel read (a poll snapshot carries them too). */
+export type TaskChannelRef = Pick<Task, 'id' | 'channelId' | 'model'>;
 
 export interface TaskChannelResolver {
   /** The channel type the task was routed to; undefined when it has no channel or the row is gone. */
-  channelTypeOf(task: Task): Promise<string | undefined>;
+  channelTypeOf(task: Pick<Task, 'channelId'>): Promise<string | undefined>;
   /** Asked only once an adapter exists for the channel type (it decrypts the channel secret). */
-  connect(task: Task): Promise<TaskChannelConnection>;
+  connect(task: TaskChannelRef): Promise<TaskChannelConnection>;
 }
 
 export interface TaskStepLogger {
@@ -43,6 +49,14 @@ export const DEFAULT_TASK_STEP_TIMING: TaskStepTiming = {
   submissionTimeoutMs: 120_000,
 };
 
+/** What the metrics hear from the step processor (TaskMetrics of libs/observability). */
+export interface TaskStepMetrics {
+  entered(kind: string | null, status: TaskStatus): void;
+  polledPending(taskId: string, atMs: number): void;
+  ended(kind: string | null, taskId: string, status: TaskStatus, atMs: number): void;
+  forget(taskId: string): void;
+}
+
 export interface TaskStepDependencies {
   store: TaskStore;
   /** Asynchronous adapters by channel type. */
@@ -55,10 +69,26 @@ export interface TaskStepDependencies {
   clock: Clock;
   logger: TaskStepLogger;
   timing?: Partial<TaskStepTiming>;
+  /** Transitions and completion lag; none in tests that do not ask. */
+  metrics?: TaskStepMetrics;
+  /** Spaces the polls of a channel with a poll-rate ceiling, across workers; none: no ceiling is enforced. */
+  pollGate?: PollRateGate;
+}
+
+/**
+ * A channel's polls per second, shared by every worker: `reserve` books the channel's next turn and
+ * says in how many milliseconds it comes (0: poll now). A booked turn is kept: the step that waits for
+ * it polls without asking again.
+ */
+export interface PollRateGate {
+  reserve(channelId: string, pollsPerSecond: number): Promise<number>;
 }
 
 export type TaskStepResult =
   /** Nothing left to do for this job; `status` is the task's status after the step (undefined: no such task). */
   | { kind: 'finished'; status: TaskStatus | undefined }
-  /** Run the step again after `delayMs`. */
-  | { kind: 'wait'; delayMs: number };
+  /**
+   * Run the step again after `delayMs`. `poll`: what the next poll needs, for the job to carry (none:
+   * the next step reads the row); `pollTurnAtMs`: a turn booked at the channel's poll-rate gate.
+   */
+  | { kind: 'wait'; delayMs: number; poll?: TaskPollSnapshot; pollTurnAtMs?: number };

@@ -1,5 +1,6 @@
 import { Prisma, type PrismaClient, type Task } from '@gateway/db';
 import type { ByteStrings } from '@gateway/providers-core';
+import { recordWebhookEvent, taskEventTypeOf } from '@gateway/webhooks/outbox';
 import type { JsonHandle, JsonObject } from './json-value';
 import { type TaskRowPool, TaskRowWriter } from './task-row.writer';
 import { canTransition, TERMINAL_TASK_STATUSES, TASK_STATUSES, type TaskStatus } from './task-status';
@@ -161,12 +162,42 @@ export class TaskStore {
     patch: TaskPatch = {},
   ): Promise<boolean> {
     if (!canTransition(from, to)) throw new Error(`task status cannot change from ${from} to ${to}`);
+    if (TERMINAL_TASK_STATUSES.has(to)) return this.finishWithEvent(taskId, from, to, patch);
     const { count } = await this.prisma.task.updateMany({
       where: { id: taskId, status: from },
       data: { ...patch, status: to },
     });
-    if (count === 1 && TERMINAL_TASK_STATUSES.has(to)) await this.dropInlineInputs(taskId);
     return count === 1;
+  }
+
+  /**
+   * A terminal transition and its webhook event (the outbox, libs/webhooks) in one transaction: the
+   * event exists exactly when the transition won, so a crash after the commit loses no event and a
+   * lost compare-and-swap writes none. Every writer of a task's end (the step, a batch poller, a
+   * client's cancel, a query that steps a task) comes through here.
+   */
+  private async finishWithEvent(
+    taskId: string,
+    from: TaskStatus,
+    to: TaskStatus,
+    patch: TaskPatch,
+  ): Promise<boolean> {
+    const won = await this.prisma.$transaction(async (tx) => {
+      const { count } = await tx.task.updateMany({
+        where: { id: taskId, status: from },
+        data: { ...patch, status: to },
+      });
+      if (count !== 1) return false;
+      const task = await tx.task.findUnique({
+        where: { id: taskId },
+        select: { kind: true, accountId: true },
+      });
+      const type = task ? taskEventTypeOf(task.kind, to) : undefined;
+      if (task && type) await recordWebhookEvent(tx, { type, accountId: task.accountId, subjectId: taskId });
+      return true;
+    });
+    if (won) await this.dropInlineInputs(taskId);
+    return won;
   }
 
   /**

@@ -1,4 +1,4 @@
-import { GatewayError } from '../../errors/gateway-error';
+import { GatewayError } from '../../platform/errors/gateway-error';
 import { decodeAccountCursor, encodeAccountCursor } from './account-cursor.util';
 
 function base64url(text: string): string {

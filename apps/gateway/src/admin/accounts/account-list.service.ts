@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { PrismaClient } from '@gateway/db';
-import { PRISMA } from '../../infrastructure/tokens';
+import { PRISMA } from '../../platform/infrastructure/tokens';
 import { parseAdminInput } from '../shared/admin-input.util';
 import { encodeAccountCursor } from './account-cursor.util';
 import { AccountListQueryDto } from './account-list-query.dto';

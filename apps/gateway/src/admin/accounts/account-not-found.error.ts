@@ -1,4 +1,4 @@
-import { GatewayError } from '../../errors/gateway-error';
+import { GatewayError } from '../../platform/errors/gateway-error';
 
 /** The 404 of every admin route under /admin/accounts/{id}. */
 export function accountNotFound(id: string): GatewayError {

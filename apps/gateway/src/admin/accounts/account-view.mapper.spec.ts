@@ -9,6 +9,9 @@ describe('toAccountView', () => {
       balance: 9007199254740993n,
       held: 2n,
       overdraftLimit: 5000000n,
+      limits: null,
+      budgetMicros: 7n,
+      budgetPeriod: 'total',
       createdAt: new Date('2026-01-01T00:00:00.000Z'),
       updatedAt: new Date('2026-01-01T00:00:01.000Z'),
     };
@@ -19,6 +22,8 @@ describe('toAccountView', () => {
       heldMicros: '2',
       availableMicros: '9007199254740991',
       overdraftLimitMicros: '5000000',
+      limits: null,
+      budget: { amountMicros: '7', period: 'total' },
       createdAt: '2026-01-01T00:00:00.000Z',
       updatedAt: '2026-01-01T00:00:01.000Z',
     });

@@ -1,9 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { KeyResolver } from '@gateway/auth';
 import { CreditKeyConflictError, CreditOverflowError, CreditService } from '@gateway/billing';
 import { CreateAccountDto, CreditAccountDto, type AccountView } from '@gateway/contracts';
 import type { Account, PrismaClient } from '@gateway/db';
-import { GatewayError } from '../../errors/gateway-error';
-import { PRISMA } from '../../infrastructure/tokens';
+import { GatewayError } from '../../platform/errors/gateway-error';
+import { GovernanceFigures } from '../../governance/governance-figures.service';
+import { LOGGER, PRISMA } from '../../platform/infrastructure/tokens';
+import { governanceDataOf } from '../shared/governance-columns.mapper';
 import { idempotencyKeyConflict } from '../ledger/key-conflict.error';
 import { newAdminId } from '../shared/admin-id.util';
 import { parseAdminInput } from '../shared/admin-input.util';
@@ -19,6 +23,9 @@ export class AccountsService {
   constructor(
     @Inject(PRISMA) private readonly prisma: PrismaClient,
     private readonly credits: CreditService,
+    private readonly keyResolver: KeyResolver,
+    private readonly figures: GovernanceFigures,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async create(body: unknown): Promise<AccountView> {
@@ -28,25 +35,49 @@ export class AccountsService {
       name: input.name,
       overdraftLimitMicros: BigInt(input.overdraftLimitMicros),
     });
-    return toAccountView(row);
+    if (input.limits == null && input.budget == null) return toAccountView(row);
+    // A new account has no keys yet: nothing cached to invalidate.
+    return toAccountView(
+      await this.prisma.account.update({ where: { id: row.id }, data: governanceDataOf(input, null) }),
+    );
   }
 
   async get(id: string): Promise<AccountView> {
-    return toAccountView(await this.findAccount(id));
+    const row = await this.findAccount(id);
+    const current = await this.figures.of({ kind: 'account', accountId: row.id, ...row });
+    return { ...toAccountView(row), current };
   }
 
   async update(id: string, body: unknown): Promise<AccountView> {
-    const { name, overdraftLimitMicros } = parseAdminInput(UpdateAccountDto, body);
+    const { name, overdraftLimitMicros, limits, budget } = parseAdminInput(UpdateAccountDto, body);
+    const stored = limits ? await this.findAccount(id) : null;
     const row = await this.prisma.account
       .update({
         where: { id },
         data: {
           name,
           ...(overdraftLimitMicros !== undefined ? { overdraftLimit: BigInt(overdraftLimitMicros) } : {}),
+          ...governanceDataOf({ limits, budget }, stored?.limits ?? null),
         },
       })
       .catch(missingRecordAs(() => accountNotFound(id)));
+    if (limits !== undefined || budget !== undefined) await this.dropKeysFromCaches(id);
     return toAccountView(row);
+  }
+
+  /**
+   * Every instance forgets the account's keys, so that their next request reads the account's new limits
+   * or budget (within about a second; the key cache's lifetime bounds it if the message is lost).
+   */
+  private async dropKeysFromCaches(accountId: string): Promise<void> {
+    try {
+      await this.keyResolver.invalidate(accountId);
+    } catch (error) {
+      this.logger.warn(
+        { err: error, accountId },
+        'account change saved but not announced; caches expire it shortly',
+      );
+    }
   }
 
   /**

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type Redis from 'ioredis';
+import type { RedisConnection } from '@gateway/redis';
 import type { Pool } from 'pg';
 import type { GatewayConfig } from '@gateway/config';
 import type { ChannelCircuitView, ChannelRecentErrorsView } from '@gateway/contracts';
 import { circuitSnapshotOf, readOpenCircuits } from '@gateway/routing';
-import { CONFIG, PG_POOL, REDIS } from '../../infrastructure/tokens';
+import { CONFIG, PG_POOL, REDIS } from '../../platform/infrastructure/tokens';
 import {
   channelRecentErrorsStatement,
   RECENT_ERRORS_WINDOW_MINUTES,
@@ -24,7 +24,7 @@ export interface ChannelHealth {
 export class ChannelHealthReader {
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisConnection,
     @Inject(CONFIG) private readonly config: GatewayConfig,
   ) {}
 

@@ -1,7 +1,7 @@
 import type { GatewayConfig } from '@gateway/config';
 import { CircuitBreaker } from '@gateway/routing';
 import { startSimulator, type JournalEntry, type RunningSimulator } from '@gateway/simulators';
-import { CONFIG } from '../../infrastructure/tokens';
+import { CONFIG } from '../../platform/infrastructure/tokens';
 import { startAdminApp, type AdminApp } from '../testing/admin-app.fixture';
 
 /** A key the simulators refuse: the upstream's own auth failure, classified by the compat adapter. */

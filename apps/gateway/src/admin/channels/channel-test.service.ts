@@ -14,8 +14,8 @@ import {
   type UpstreamHttpClient,
 } from '@gateway/providers-core';
 import { decryptChannelFields, parseChannelModels } from '@gateway/routing';
-import { GatewayError } from '../../errors/gateway-error';
-import { CONFIG, LOGGER, PRISMA, UPSTREAM_HTTP } from '../../infrastructure/tokens';
+import { GatewayError } from '../../platform/errors/gateway-error';
+import { CONFIG, LOGGER, PRISMA, UPSTREAM_HTTP } from '../../platform/infrastructure/tokens';
 import { parseAdminInput } from '../shared/admin-input.util';
 import { channelNotFound } from './channel-not-found.error';
 import { isTextTestable, pickTestModel } from './channel-test-call.util';

@@ -18,6 +18,7 @@ function channelRow(overrides: Partial<Channel> = {}): Channel {
     settings: {},
     priority: 5,
     weight: 2,
+    pollsPerSecond: null,
     status: 'enabled',
     createdAt: new Date('2026-01-02T03:04:05.678Z'),
     updatedAt: new Date('2026-01-03T00:00:00.000Z'),

@@ -17,6 +17,7 @@ export function toChannelView(row: Channel): ChannelView {
     settings: toSettingsView(row),
     priority: row.priority,
     weight: row.weight,
+    pollsPerSecond: row.pollsPerSecond,
     status: row.status as ChannelStatus,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),

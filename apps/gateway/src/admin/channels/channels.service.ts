@@ -10,8 +10,8 @@ import {
 import type { Channel, Prisma, PrismaClient } from '@gateway/db';
 import { CHANNEL_TYPES, isChannelType, isJsonObject, type JsonObject } from '@gateway/providers-core';
 import { ChannelCatalog, decryptSecret, openSecretSettings } from '@gateway/routing';
-import { GatewayError } from '../../errors/gateway-error';
-import { CONFIG, LOGGER, PRISMA } from '../../infrastructure/tokens';
+import { GatewayError } from '../../platform/errors/gateway-error';
+import { CONFIG, LOGGER, PRISMA } from '../../platform/infrastructure/tokens';
 import { newAdminId } from '../shared/admin-id.util';
 import { parseAdminInput } from '../shared/admin-input.util';
 import { isUniqueViolation, missingRecordAs } from '../shared/prisma-error.util';
@@ -55,6 +55,7 @@ export class ChannelsService {
           settings: toSealedSettingsColumn(input.type, input.settings, this.config),
           priority: input.priority,
           weight: input.weight,
+          pollsPerSecond: input.pollsPerSecond ?? null,
           status: input.status,
         },
       }),

@@ -9,6 +9,10 @@ const row: Omit<ApiKey, 'hash'> = {
   status: 'disabled',
   expiresAt: null,
   allowedModels: ['kappa-2.0-flash'],
+  limits: { requestsPerMinute: 60, bogus: 3 },
+  budgetMicros: 5_000_000n,
+  budgetPeriod: 'day',
+  allowedIps: ['203.0.113.0/24'],
   createdAt: new Date('2026-01-02T03:04:05.000Z'),
   updatedAt: new Date('2026-01-02T03:04:06.000Z'),
 };
@@ -27,6 +31,9 @@ describe('key views', () => {
       status: 'disabled',
       expiresAt: null,
       allowedModels: ['kappa-2.0-flash'],
+      limits: { requestsPerMinute: 60 },
+      budget: { amountMicros: '5000000', period: 'day' },
+      allowedIps: ['203.0.113.0/24'],
       createdAt: '2026-01-02T03:04:05.000Z',
       updatedAt: '2026-01-02T03:04:06.000Z',
     });

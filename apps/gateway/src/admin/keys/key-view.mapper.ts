@@ -1,5 +1,6 @@
 import type { CreatedKeyView, KeyStatus, KeyView } from '@gateway/contracts';
 import type { ApiKey } from '@gateway/db';
+import { budgetViewOf, limitsViewOf } from '../shared/governance-columns.mapper';
 
 /** The columns a key view reads; the hash is not among them, so it is never even loaded. */
 export const KEY_VIEW_COLUMNS = {
@@ -10,6 +11,10 @@ export const KEY_VIEW_COLUMNS = {
   status: true,
   expiresAt: true,
   allowedModels: true,
+  limits: true,
+  budgetMicros: true,
+  budgetPeriod: true,
+  allowedIps: true,
   createdAt: true,
   updatedAt: true,
 } as const;
@@ -25,6 +30,9 @@ export function toKeyView(row: KeyViewRow): KeyView {
     status: row.status as KeyStatus,
     expiresAt: row.expiresAt?.toISOString() ?? null,
     allowedModels: [...row.allowedModels],
+    limits: limitsViewOf(row.limits),
+    budget: budgetViewOf(row),
+    allowedIps: [...row.allowedIps],
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -3,8 +3,10 @@ import type { Logger } from 'pino';
 import { generateApiKey, KeyResolver } from '@gateway/auth';
 import { CreateKeyDto, UpdateKeyDto, type CreatedKeyView, type KeyView } from '@gateway/contracts';
 import type { PrismaClient } from '@gateway/db';
-import { GatewayError } from '../../errors/gateway-error';
-import { LOGGER, PRISMA } from '../../infrastructure/tokens';
+import { GatewayError } from '../../platform/errors/gateway-error';
+import { GovernanceFigures } from '../../governance/governance-figures.service';
+import { LOGGER, PRISMA } from '../../platform/infrastructure/tokens';
+import { governanceDataOf } from '../shared/governance-columns.mapper';
 import { newAdminId } from '../shared/admin-id.util';
 import { parseAdminInput } from '../shared/admin-input.util';
 import { missingRecordAs } from '../shared/prisma-error.util';
@@ -18,6 +20,7 @@ export class KeysService {
     @Inject(PRISMA) private readonly prisma: PrismaClient,
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly keyResolver: KeyResolver,
+    private readonly figures: GovernanceFigures,
   ) {}
 
   async create(body: unknown): Promise<CreatedKeyView> {
@@ -38,6 +41,8 @@ export class KeysService {
         hash,
         expiresAt: input.expiresAt === undefined ? null : new Date(input.expiresAt),
         allowedModels: input.allowedModels ?? [],
+        allowedIps: input.allowedIps ?? [],
+        ...governanceDataOf(input, null),
       },
       select: KEY_VIEW_COLUMNS,
     });
@@ -57,16 +62,22 @@ export class KeysService {
   async get(id: string): Promise<KeyView> {
     const row = await this.prisma.apiKey.findUnique({ where: { id }, select: KEY_VIEW_COLUMNS });
     if (!row) throw keyNotFound(id);
-    return toKeyView(row);
+    const current = await this.figures.of({ kind: 'key', ...row });
+    return { ...toKeyView(row), current };
   }
 
   async update(id: string, body: unknown): Promise<KeyView> {
-    const { expiresAt, ...plainFields } = parseAdminInput(UpdateKeyDto, body);
+    const { expiresAt, limits, budget, ...plainFields } = parseAdminInput(UpdateKeyDto, body);
+    const stored =
+      limits === undefined || limits === null
+        ? null
+        : await this.prisma.apiKey.findUnique({ where: { id }, select: { limits: true } });
     const row = await this.prisma.apiKey
       .update({
         where: { id },
         data: {
           ...plainFields,
+          ...governanceDataOf({ limits, budget }, stored?.limits ?? null),
           ...(expiresAt !== undefined ? { expiresAt: expiresAt && new Date(expiresAt) } : {}),
         },
         select: KEY_VIEW_COLUMNS,

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DebitService, type DebitOutcome } from '@gateway/billing';
 import type { PrismaClient } from '@gateway/db';
-import { GatewayError } from '../../errors/gateway-error';
-import { PRISMA } from '../../infrastructure/tokens';
+import { GatewayError } from '../../platform/errors/gateway-error';
+import { PRISMA } from '../../platform/infrastructure/tokens';
 import { accountNotFound } from '../accounts/account-not-found.error';
 import { toAccountView } from '../accounts/account-view.mapper';
 import { parseAdminInput } from '../shared/admin-input.util';

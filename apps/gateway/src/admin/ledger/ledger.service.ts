@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { PrismaClient } from '@gateway/db';
-import { PRISMA } from '../../infrastructure/tokens';
+import { PRISMA } from '../../platform/infrastructure/tokens';
 import { accountNotFound } from '../accounts/account-not-found.error';
 import { parseAdminInput } from '../shared/admin-input.util';
 import { decodeLogCursor, encodeLogCursor } from '../logs/log-cursor.util';

@@ -1,4 +1,4 @@
-import { GatewayError } from '../../errors/gateway-error';
+import { GatewayError } from '../../platform/errors/gateway-error';
 import { decodeLogCursor, encodeLogCursor } from './log-cursor.util';
 
 describe('log cursor', () => {

@@ -1,4 +1,4 @@
-import { GatewayError } from '../../errors/gateway-error';
+import { GatewayError } from '../../platform/errors/gateway-error';
 
 const DIGITS = /^[0-9]{1,19}$/;
 

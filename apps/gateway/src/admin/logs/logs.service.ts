@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { LogsQueryDto, type LogPageView } from '@gateway/contracts';
 import type { PrismaClient } from '@gateway/db';
-import { PRISMA } from '../../infrastructure/tokens';
+import { PRISMA } from '../../platform/infrastructure/tokens';
 import { parseAdminInput } from '../shared/admin-input.util';
 import { encodeLogCursor } from './log-cursor.util';
 import { toLogView } from './log-view.mapper';

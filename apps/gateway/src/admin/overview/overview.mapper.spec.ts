@@ -9,8 +9,8 @@ function row(series: OverviewSqlRow['series'], name: string | null, requests: nu
     requests: String(requests),
     errors: '1',
     spend_micros: '9007199254740993',
-    latency_p50_ms: 25,
-    latency_p95_ms: 38.5,
+    // Latencies 10, 20, 30 and 40 ms: buckets [10, 15), [20, 30) and [30, 50) twice.
+    latency_histogram: '0,0,0,0,0,0,1,0,1,2,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0',
   };
 }
 
@@ -28,8 +28,8 @@ describe('toOverviewView', () => {
         requests: 9,
         errors: 1,
         spendMicros: '9007199254740993',
-        latencyP50Ms: 25,
-        latencyP95Ms: 38.5,
+        latencyP50Ms: 30,
+        latencyP95Ms: 43.5,
       },
     ]);
     expect(view.byModel.map((series) => series.name)).toEqual(['b', 'a', '(other)']);

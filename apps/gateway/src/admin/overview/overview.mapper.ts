@@ -5,17 +5,20 @@ import {
   type OverviewSeries,
   type OverviewView,
 } from '@gateway/contracts';
+import { latencyQuantile } from '../figures/latency-histogram.util';
 import type { TimeWindow } from '../usage/usage-window.util';
 import type { OverviewSqlRow } from './overview-query.sql';
 
+/** p50 and p95 are estimated from the point's latency histogram (see latency-histogram.util.ts). */
 function toPoint(row: OverviewSqlRow): OverviewPoint {
+  const histogram = row.latency_histogram.split(',').map(Number);
   return {
     at: row.at,
     requests: Number(row.requests),
     errors: Number(row.errors),
     spendMicros: row.spend_micros,
-    latencyP50Ms: row.latency_p50_ms,
-    latencyP95Ms: row.latency_p95_ms,
+    latencyP50Ms: latencyQuantile(histogram, 0.5) ?? 0,
+    latencyP95Ms: latencyQuantile(histogram, 0.95) ?? 0,
   };
 }
 
@@ -24,7 +27,9 @@ function toSeries(rows: readonly OverviewSqlRow[]): OverviewSeries[] {
   const byName = new Map<string, OverviewPoint[]>();
   for (const row of rows) {
     const name = row.name ?? OTHER_SERIES;
-    byName.set(name, [...(byName.get(name) ?? []), toPoint(row)]);
+    const points = byName.get(name);
+    if (points) points.push(toPoint(row));
+    else byName.set(name, [toPoint(row)]);
   }
   const total = (points: OverviewPoint[]) => points.reduce((sum, point) => sum + point.requests, 0);
   return [...byName.entries()]

@@ -1,4 +1,4 @@
-import { GatewayError } from '../../errors/gateway-error';
+import { GatewayError } from '../../platform/errors/gateway-error';
 import { StorablePathParamsPipe } from './storable-path-params.pipe';
 
 describe('StorablePathParamsPipe', () => {

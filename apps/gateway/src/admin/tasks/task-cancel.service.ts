@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { Task } from '@gateway/db';
 import { isTaskStatus, isTerminalTaskStatus } from '@gateway/tasks';
-import { LOGGER } from '../../infrastructure/tokens';
+import { LOGGER } from '../../platform/infrastructure/tokens';
 import type { TaskRuntime } from '../../tasks/task-runtime';
 import { TaskRuntimeLoader } from '../../tasks/task-runtime.loader';
 import { parseAdminInput } from '../shared/admin-input.util';

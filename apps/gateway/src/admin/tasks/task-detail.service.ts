@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { PrismaClient, Task } from '@gateway/db';
-import { PRISMA } from '../../infrastructure/tokens';
+import { PRISMA } from '../../platform/infrastructure/tokens';
 import type { TaskDetailView } from './task-detail.view';
 import { taskNotFound } from './task-errors';
 import { TaskMoneyReader } from './task-money.reader';

@@ -51,6 +51,16 @@ export class TaskDetailView extends AdminTaskView {
   @ApiProperty({ description: 'The task that was remixed into this one.', type: String, nullable: true })
   remixedFromId: string | null;
 
+  @ApiProperty({
+    description:
+      'Where the console previews its output (GET /admin/tasks/{id}/content, same origin, opened by the ' +
+      'session cookie or the admin token); null until it has completed with an output.',
+    type: String,
+    nullable: true,
+    example: '/admin/tasks/vid_abc/content',
+  })
+  contentUrl: string | null;
+
   @ApiProperty({ description: 'Events oldest first.', type: () => TaskTimelineEntryView, isArray: true })
   timeline: TaskTimelineEntryView[];
 }

@@ -1,4 +1,4 @@
-import { GatewayError } from '../../errors/gateway-error';
+import { GatewayError } from '../../platform/errors/gateway-error';
 import { encodeAccountCursor } from '../accounts/account-cursor.util';
 import { TaskListQueryDto } from './task-list-query.dto';
 import { toTasksWhere } from './task-list.filter';

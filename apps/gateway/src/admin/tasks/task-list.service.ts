@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { PrismaClient } from '@gateway/db';
-import { PRISMA } from '../../infrastructure/tokens';
+import { PRISMA } from '../../platform/infrastructure/tokens';
 import { encodeAccountCursor } from '../accounts/account-cursor.util';
 import { parseAdminInput } from '../shared/admin-input.util';
 import { TaskListQueryDto } from './task-list-query.dto';

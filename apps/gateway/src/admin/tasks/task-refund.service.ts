@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { CreditKeyConflictError, CreditService } from '@gateway/billing';
 import type { Task } from '@gateway/db';
-import { LOGGER } from '../../infrastructure/tokens';
+import { LOGGER } from '../../platform/infrastructure/tokens';
 import { parseAdminInput } from '../shared/admin-input.util';
 import { RefundTaskDto } from './task-action.dto';
 import type { TaskRefundResultView } from './task-action.view';

@@ -3,6 +3,7 @@ import { isTerminalTaskStatus } from '@gateway/tasks';
 import type { TaskDetailView, TaskTimelineEntryView, TaskTimelineEvent } from './task-detail.view';
 import type { TaskMoney } from './task-money.reader';
 import type { AdminTaskView } from './task.view';
+import { taskContentUrl } from './task-content.util';
 
 export function toAdminTaskView(task: Task, money: TaskMoney, now: Date): AdminTaskView {
   return {
@@ -35,6 +36,7 @@ export function toTaskDetailView(
     upstreamHandle: isRecord(task.upstreamHandle) ? task.upstreamHandle : null,
     attempts,
     remixedFromId: task.remixedFromId,
+    contentUrl: taskContentUrl(task),
     timeline: timelineOf(task, money),
   };
 }

@@ -1,9 +1,21 @@
-import { Body, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
+import { Body, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiQuery,
+  ApiResponse,
+} from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { BINARY_BODY } from '../../platform/docs/binary-body.schema';
+import { relayOpenedContent } from '../../tasks/content/content-relay';
 import { AdminController } from '../shared/admin-controller.decorator';
 import { CancelTaskDto, RefundTaskDto } from './task-action.dto';
 import { TaskCancelResultView, TaskRefundResultView } from './task-action.view';
 import { TaskCancelService } from './task-cancel.service';
+import { TaskContentService } from './task-content.service';
 import { TaskDetailService } from './task-detail.service';
 import { TaskDetailView } from './task-detail.view';
 import { TaskListQueryDto } from './task-list-query.dto';
@@ -18,6 +30,7 @@ export class TasksController {
     private readonly details: TaskDetailService,
     private readonly cancels: TaskCancelService,
     private readonly refunds: TaskRefundService,
+    private readonly contents: TaskContentService,
   ) {}
 
   @Get()
@@ -36,6 +49,28 @@ export class TasksController {
   @ApiOkResponse({ type: TaskDetailView })
   get(@Param('id') id: string): Promise<TaskDetailView> {
     return this.details.get(id);
+  }
+
+  @Get(':id/content')
+  @ApiOperation({
+    summary: 'A completed task’s output (video, image, audio), streamed for the console’s preview',
+    description:
+      'The `contentUrl` of the task detail. Streamed from the upstream through the gateway, whole or one ' +
+      'byte range; a type other than image, video or audio is served as application/octet-stream. ' +
+      '409 before the task has completed with an output.',
+  })
+  @ApiHeader({ name: 'Range', required: false, description: 'One byte range, passed to the upstream.' })
+  @ApiProduces('video/mp4', 'image/png', 'audio/mpeg', 'application/octet-stream')
+  @ApiResponse({ status: 200, description: 'The whole output.', schema: BINARY_BODY })
+  @ApiResponse({ status: 206, description: 'The range asked for.', schema: BINARY_BODY })
+  async content(
+    @Param('id') id: string,
+    @Headers('range') range: string | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const preview = await this.contents.preview(id, range);
+    reply.headers(preview.headers);
+    return relayOpenedContent(reply, preview.open, 'video');
   }
 
   @Post(':id/cancel')

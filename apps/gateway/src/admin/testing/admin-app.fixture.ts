@@ -6,9 +6,9 @@ import { loadConfig } from '@gateway/config';
 import type { PrismaClient } from '@gateway/db';
 import { createTestDatabase, type TestDatabase } from '@gateway/testing';
 import type { Pool } from 'pg';
-import { GatewayExceptionFilter } from '../../http/gateway-exception.filter';
-import { InfrastructureModule } from '../../infrastructure/infrastructure.module';
-import { PG_POOL, PRISMA } from '../../infrastructure/tokens';
+import { GatewayExceptionFilter } from '../../platform/http/gateway-exception.filter';
+import { InfrastructureModule } from '../../platform/infrastructure/infrastructure.module';
+import { PG_POOL, PRISMA } from '../../platform/infrastructure/tokens';
 import { AdminModule } from '../admin.module';
 
 export interface AdminReply {

@@ -4,17 +4,18 @@ import type { TimeWindow } from './usage-window.util';
 /**
  * The column of each grouping, from this fixed map only: the client picks a key, never SQL. Times are
  * stored as UTC without a zone, so the day and the hour are UTC. The key is what groups (date_trunc is
- * cheaper per row than to_char); the label is how the grouped value is written out.
+ * cheaper per row than to_char); the label is how the grouped value is written out. `at` is a raw
+ * row's time or an hourly rollup row's hour: both fall in the same day and hour.
  */
 const GROUPINGS: Record<UsageGrouping, { key: string; label: string; column: string }> = {
   day: {
-    key: `date_trunc('day', created_at)`,
-    label: `to_char(date_trunc('day', created_at), 'YYYY-MM-DD')`,
+    key: `date_trunc('day', at)`,
+    label: `to_char(date_trunc('day', at), 'YYYY-MM-DD')`,
     column: 'day',
   },
   hour: {
-    key: `date_trunc('hour', created_at)`,
-    label: `to_char(date_trunc('hour', created_at), 'YYYY-MM-DD"T"HH24":00Z"')`,
+    key: `date_trunc('hour', at)`,
+    label: `to_char(date_trunc('hour', at), 'YYYY-MM-DD"T"HH24":00Z"')`,
     column: 'hour',
   },
   account: { key: 'account_id', label: 'account_id', column: 'accountId' },
@@ -27,11 +28,11 @@ const GROUPINGS: Record<UsageGrouping, { key: string; label: string; column: str
 export const UNKNOWN_GROUP = '(none)';
 
 /** The figures, named as the JSON rows and the CSV header name them. */
-const FIGURES = `count(*)::int8 AS "requests",
-       count(*) FILTER (WHERE end_reason <> 'completed')::int8 AS "errors",
+const FIGURES = `COALESCE(sum(requests), 0)::int8 AS "requests",
+       COALESCE(sum(errors), 0)::int8 AS "errors",
        COALESCE(sum(input_tokens), 0)::int8 AS "inputTokens",
        COALESCE(sum(output_tokens), 0)::int8 AS "outputTokens",
-       COALESCE(sum(image_count), 0)::int8 AS "images",
+       COALESCE(sum(images), 0)::int8 AS "images",
        COALESCE(sum(media_seconds), 0)::int8 AS "mediaSeconds",
        COALESCE(sum(cost_micros), 0)::text AS "costMicros"`;
 
@@ -55,8 +56,18 @@ export function usageColumns(groupings: readonly UsageGrouping[]): string[] {
   ];
 }
 
-/** Usage summed per group over `[from, to)`, ordered by the groups in the order given. */
-export function usageSql(groupings: readonly UsageGrouping[], window: TimeWindow, bind: BindValue): string {
+/**
+ * Usage summed per group over `[from, to)`, ordered by the groups in the order given: the hourly
+ * rollup's rows for the whole hours of `cover`, and the raw rows for the rest of the window (its
+ * partial first and last hours, and whatever the rollup has not reached). The two never overlap, so
+ * every request is counted once (docs/admin-figures.md).
+ */
+export function usageSql(
+  groupings: readonly UsageGrouping[],
+  window: TimeWindow,
+  cover: TimeWindow,
+  bind: BindValue,
+): string {
   const unknown = bind(UNKNOWN_GROUP);
   const labels = groupings.map(
     (grouping) => `COALESCE(${GROUPINGS[grouping].label}, ${unknown}) AS "${GROUPINGS[grouping].column}"`,
@@ -65,10 +76,23 @@ export function usageSql(groupings: readonly UsageGrouping[], window: TimeWindow
   // Ordered by the labels as written, so that `(none)` comes first, as it always did.
   const ordinals = groupings.map((_, index) => index + 1);
   const groupBy = keys.length > 0 ? `GROUP BY ${keys.join(', ')} ORDER BY ${ordinals.join(', ')}` : '';
+  const time = (date: Date) => `(${bind(date.toISOString())}::timestamptz AT TIME ZONE 'UTC')`;
+  const [from, to, coverFrom, coverTo] = [window.from, window.to, cover.from, cover.to].map(time);
   return `SELECT ${[...labels, FIGURES].join(',\n       ')}
-  FROM request_logs
- WHERE created_at >= (${bind(window.from.toISOString())}::timestamptz AT TIME ZONE 'UTC')
-   AND created_at < (${bind(window.to.toISOString())}::timestamptz AT TIME ZONE 'UTC')
+  FROM (
+    SELECT created_at AS at, account_id, key_id, model, channel_id, 1::int8 AS requests,
+           (end_reason <> 'completed')::int::int8 AS errors, input_tokens::int8 AS input_tokens,
+           output_tokens::int8 AS output_tokens, image_count::int8 AS images,
+           media_seconds::int8 AS media_seconds, cost_micros
+      FROM request_logs
+     WHERE (created_at >= ${from} AND created_at < ${coverFrom})
+        OR (created_at >= ${coverTo} AND created_at < ${to})
+    UNION ALL
+    SELECT bucket, account_id, key_id, model, channel_id, requests, errors, input_tokens, output_tokens,
+           images, media_seconds, cost_micros
+      FROM request_log_hours
+     WHERE bucket >= ${coverFrom} AND bucket < ${coverTo}
+  ) AS usage
  ${groupBy}`;
 }
 
@@ -76,9 +100,10 @@ export function usageSql(groupings: readonly UsageGrouping[], window: TimeWindow
 export function usageStatement(
   groupings: readonly UsageGrouping[],
   window: TimeWindow,
+  cover: TimeWindow,
 ): { text: string; values: string[] } {
   const values: string[] = [];
-  const text = usageSql(groupings, window, (value) => {
+  const text = usageSql(groupings, window, cover, (value) => {
     values.push(value);
     return `$${values.length}`;
   });

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import type { Task } from '@gateway/db';
-import { PG_POOL } from '../../infrastructure/tokens';
+import { PG_POOL } from '../../platform/infrastructure/tokens';
 
 /**
  * What the ledger captured for a task: the capture rows of its hold (settlement writes one per hold,

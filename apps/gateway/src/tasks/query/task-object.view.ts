@@ -1,6 +1,6 @@
 import type { TaskObjectStatus, TaskObjectView, TaskResultView } from '@gateway/contracts';
 import type { Task } from '@gateway/db';
-import { videoErrorOf } from '../../videos/video-failure';
+import { videoErrorOf } from '../../routes/modality/videos/video-failure';
 
 /** The columns of the row the neutral task object is made of. */
 export type TaskObjectColumns = Pick<

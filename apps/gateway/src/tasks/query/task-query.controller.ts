@@ -1,21 +1,18 @@
-import { Controller, Get, Inject, Param, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Get, Inject, Param, Req, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from '@gateway/config';
 import { TaskObjectView } from '@gateway/contracts';
-import { ApiKeyGuard } from '../../auth/api-key.guard';
-import { CONFIG } from '../../infrastructure/tokens';
-import { publicBaseOf } from '../../stored-files/stored-file-url.util';
+import { InferenceRoutes } from '../../platform/http/inference-routes.decorator';
+import { CONFIG } from '../../platform/infrastructure/tokens';
+import { publicBaseOf } from '../../platform/stored-files/stored-file-url.util';
 import { TaskPollHints } from '../task-poll-hint.service';
 import { callerKeyOf } from '../task-submission.route';
 import { RETRY_AFTER_HEADER_DOC } from './retry-after.header';
 import { TaskQueryService } from './task-query.service';
 
 /** The neutral task query: one shape for every kind of task, whichever route created it. */
-@ApiTags('OpenAI-style')
-@ApiBearerAuth()
-@Controller('v1/tasks')
-@UseGuards(ApiKeyGuard)
+@InferenceRoutes({ path: 'v1/tasks', dialect: 'openai', tag: 'OpenAI-style' })
 export class TaskQueryController {
   constructor(
     private readonly query: TaskQueryService,

@@ -9,5 +9,6 @@ import { TaskQueryService } from './task-query.service';
   imports: [TasksModule],
   controllers: [TaskQueryController],
   providers: [TaskQueryService, TaskCostReader],
+  exports: [TaskQueryService],
 })
 export class TaskQueryModule {}

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { ResolvedKey } from '@gateway/auth';
 import type { TaskObjectView } from '@gateway/contracts';
 import type { Task } from '@gateway/db';
-import { GatewayError } from '../../errors/gateway-error';
+import { GatewayError } from '../../platform/errors/gateway-error';
 import { TaskRuntimeLoader } from '../task-runtime.loader';
 import { taskStoreUnavailable } from '../task-store-unavailable';
 import { TaskCostReader } from './task-cost.reader';
@@ -13,7 +13,7 @@ import { resolveTaskResult } from './task-result.resolver';
  * The shape of every kind's public id: a route family's prefix, `_`, 128 random bits in base64url
  * (newPublicTaskId). Anything else names no task and costs no query (a NUL Postgres refuses, 10 KB).
  */
-const ANY_PUBLIC_TASK_ID = /^[a-z0-9-]{1,32}_[A-Za-z0-9_-]{22}$/;
+export const ANY_PUBLIC_TASK_ID = /^[a-z0-9-]{1,32}_[A-Za-z0-9_-]{22}$/;
 
 /** A task as the neutral query answers it, with its row for the poll hint. */
 export interface TaskQueryAnswer {

@@ -1,9 +1,9 @@
 import type { TaskResultView } from '@gateway/contracts';
 import type { Task } from '@gateway/db';
 import { UpstreamError } from '@gateway/providers-core';
-import { GatewayError } from '../../errors/gateway-error';
-import { musicClipUrls } from '../../music/music-task.view';
-import { videoContentUrl } from '../../videos/video-object';
+import { GatewayError } from '../../platform/errors/gateway-error';
+import { musicClipUrls } from '../../routes/modality/music/music-task.view';
+import { videoContentUrl } from '../../routes/modality/videos/video-object';
 import type { TaskRuntime } from '../task-runtime';
 
 /**

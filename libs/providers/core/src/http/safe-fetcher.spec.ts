@@ -48,6 +48,8 @@ describe('createSafeFetcher', () => {
       'GET /to-partial': { status: 302, headers: { location: '/partial' } },
       'GET /slow-body': { status: 200, body: ['late', '-bytes'], pauseMs: 300 },
       'GET /open-body': { status: 200, body: 'first', holdOpen: true },
+      'POST /hook': { status: 204 },
+      'POST /hook-moved': { status: 307, headers: { location: `${other.baseUrl}/secret` } },
     });
     targetHost = new URL(target.baseUrl).host;
   });
@@ -98,6 +100,33 @@ describe('createSafeFetcher', () => {
     expect(headers.authorization).toBeUndefined();
     expect(headers.cookie).toBeUndefined();
     expect(Object.keys(headers).sort()).toEqual(['accept', 'connection', 'host', 'user-agent']);
+  });
+
+  it('POSTs the gateway’s own body and headers, and returns a redirect unfollowed', async () => {
+    const fetcher = fetcherFor({ allowPrivateHosts: [targetHost, new URL(other.baseUrl).host] });
+    const post = {
+      body: '{"id":"evt_1"}',
+      headers: { 'content-type': 'application/json', 'webhook-id': 'msg_1' },
+    };
+    expect((await fetcher.fetch(`${target.baseUrl}/hook`, { post })).status).toBe(204);
+    expect(target.requests[0].method).toBe('POST');
+    expect(target.requests[0].body.toString()).toBe('{"id":"evt_1"}');
+    expect(target.requests[0].headers['webhook-id']).toBe('msg_1');
+    expect((await fetcher.fetch(`${target.baseUrl}/hook-moved`, { post })).status).toBe(307);
+    expect(other.requests).toHaveLength(0);
+  });
+
+  it.each([
+    ['a header that would replace the fetcher’s own', { 'user-agent': 'x' }],
+    ['a header value with a line break', { 'webhook-id': 'a\r\nx-injected: 1' }],
+    ['a header name that is not a token', { 'webhook id': 'a' }],
+  ])('refuses to POST %s', async (_, headers) => {
+    const post = { body: '{}', headers };
+    const failure = await fetchFailure(
+      fetcherFor({ allowPrivateHosts: [targetHost] }).fetch(`${target.baseUrl}/hook`, { post }),
+    );
+    expect(failure.code).toBe('invalid_header');
+    expect(target.requests).toHaveLength(0);
   });
 
   it('fetches addresses inside an allow-listed CIDR block', async () => {

@@ -55,6 +55,18 @@ export interface SafeFetchOptions {
    * connection's idle limit.
    */
   timeLimit?: 'whole' | 'headers';
+  /**
+   * A POST of the gateway's own body (a webhook delivery) instead of a GET. Its headers are the
+   * gateway's own (a content type, a signature), never a caller's. A redirect answer is returned as
+   * it is, never followed: a POST re-sent elsewhere would carry its signed body to an unchecked place.
+   */
+  post?: SafePost;
+}
+
+export interface SafePost {
+  body: string;
+  /** Lower-case names; visible ASCII values. They may not replace the fetcher's own headers. */
+  headers: Readonly<Record<string, string>>;
 }
 
 export interface SafeFetcher {
@@ -89,6 +101,9 @@ const CALLER_HEADER_NAMES = ['range', 'if-range'] as const satisfies ReadonlyArr
 >;
 /** Visible ASCII and spaces: a header value that cannot split the request or smuggle another line. */
 const SAFE_HEADER_VALUE = /^[\x20-\x7e]{1,256}$/;
+/** The gateway's own POST headers: longer (two signatures), equally unable to split the request. */
+const POST_HEADER_NAME = /^[a-z][a-z0-9-]{0,63}$/;
+const POST_HEADER_VALUE = /^[\x20-\x7e]{1,1024}$/;
 
 async function resolveWithSystem(hostname: string): Promise<ResolvedAddress[]> {
   const addresses: LookupAddress[] = await lookup(hostname, { all: true, verbatim: true });
@@ -108,11 +123,13 @@ export function createSafeFetcher(options: SafeFetcherOptions): SafeFetcher {
     location: string,
     requestHeaders: Readonly<Record<string, string>>,
     signal: CancellationSignal,
+    post: SafePost | undefined,
   ): Promise<PinnedResponse> {
     let target = await checkTarget(parseHttpUrl(location), policy, signal);
     for (let redirects = 0; ; redirects += 1) {
-      const pinned = await requestPinned(target, requestHeaders, signal);
+      const pinned = await requestPinned(target, requestHeaders, signal, post);
       const { statusCode, headers } = pinned.response;
+      if (post) return pinned;
       const redirectLocation = REDIRECT_STATUSES.has(statusCode) ? headers.location : undefined;
       if (typeof redirectLocation !== 'string') return pinned;
       void pinned.client.destroy();
@@ -125,7 +142,7 @@ export function createSafeFetcher(options: SafeFetcherOptions): SafeFetcher {
 
   return {
     async fetch(location, fetchOptions = {}) {
-      const headers = requestHeadersOf(fetchOptions.headers);
+      const headers = withPostHeaders(requestHeadersOf(fetchOptions.headers), fetchOptions.post);
       const maxBytes = fetchOptions.maxBytes ?? options.maxBytes;
       const abortController = linkAbortController(fetchOptions.signal);
       const timer = setTimeout(() => {
@@ -143,6 +160,7 @@ export function createSafeFetcher(options: SafeFetcherOptions): SafeFetcher {
           location,
           headers,
           abortController.signal,
+          fetchOptions.post,
         );
         const contentLength = Number(response.headers['content-length']);
         if (Number.isFinite(contentLength) && contentLength > maxBytes) {
@@ -243,11 +261,28 @@ function requestHeadersOf(extra: SafeFetchRequestHeaders | undefined): Readonly<
   return headers;
 }
 
+/** The POST's own headers beside the fetcher's, which they may not replace. */
+function withPostHeaders(
+  headers: Readonly<Record<string, string>>,
+  post: SafePost | undefined,
+): Readonly<Record<string, string>> {
+  if (!post) return headers;
+  const merged = { ...headers };
+  for (const [name, value] of Object.entries(post.headers)) {
+    if (!POST_HEADER_NAME.test(name) || name in headers || !POST_HEADER_VALUE.test(value)) {
+      throw new SafeFetchError('invalid_header', `the ${name.slice(0, 64)} header cannot be sent`);
+    }
+    merged[name] = value;
+  }
+  return merged;
+}
+
 /** A one-off connection whose DNS lookup is answered with the checked address only. */
 async function requestPinned(
   target: CheckedTarget,
   headers: Readonly<Record<string, string>>,
   signal: CancellationSignal,
+  post?: SafePost,
 ): Promise<PinnedResponse> {
   const { address, family } = target.address;
   const client = new Client(target.url.origin, {
@@ -261,8 +296,9 @@ async function requestPinned(
   try {
     const response = await client.request({
       path: target.url.pathname + target.url.search,
-      method: 'GET',
+      method: post ? 'POST' : 'GET',
       headers,
+      ...(post ? { body: post.body } : {}),
       signal: asUndiciSignal(signal),
     });
     return { client, response };
@@ -299,4 +335,22 @@ function fromFetchError(error: unknown, signal: CancellationSignal): unknown {
   if (typeof code !== 'string') return error;
   if (TIMEOUT_CODES.has(code)) return new SafeFetchError('timeout', `fetch timed out (${code})`);
   return new SafeFetchError('unreachable', `fetch failed (${code})`);
+}
+
+/**
+ * Whether the fetcher would connect to `location`, without connecting: the URL's form, then every
+ * address its host resolves to, against the same policy (a webhook endpoint checked when an operator
+ * registers it; the delivery checks it again, since DNS answers change). Throws SafeFetchError.
+ */
+export async function checkFetchTarget(
+  location: string,
+  options: Pick<SafeFetcherOptions, 'allowPrivateHosts' | 'resolveHost' | 'timeoutMs'>,
+): Promise<URL> {
+  const signal = AbortSignal.timeout(options.timeoutMs);
+  const target = await checkTarget(parseHttpUrl(location), addressPolicyOf(options), signal).catch(
+    (error: unknown) => {
+      throw fromFetchError(error, signal);
+    },
+  );
+  return target.url;
 }

@@ -1,7 +1,0 @@
-/** What a `/bt` action answers: the HTTP status and the family's envelope. */
-export interface BetaAnswer {
-  httpStatus: number;
-  body: Record<string, unknown>;
-  /** What the family rules changed, for the client's warning header. */
-  warnings?: string[];
-}

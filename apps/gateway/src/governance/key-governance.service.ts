@@ -1,0 +1,314 @@
+import type { Logger } from 'pino';
+import type { GovernanceLimits, KeyGovernance, ResolvedKey, ScopeGovernance } from '@gateway/auth';
+import {
+  budgetPeriodOf,
+  type GovernanceReservations,
+  type ReservationInput,
+  type ReservationRefusal,
+} from '@gateway/billing';
+import type { GatewayMetrics } from '@gateway/observability';
+import type { Clock } from '@gateway/providers-core';
+import { GatewayError } from '../platform/errors/gateway-error';
+import {
+  UNGOVERNED,
+  type GovernanceTicket,
+  type GovernedOutcome,
+  type GovernedRequest,
+  type RequestGovernance,
+} from '../pipeline/request-governance';
+import type { GovernanceRefusalLog } from './governance-refusal-log';
+import { budgetRefusal, ipRefusal, limitRefusal, scopeOfRefusal } from './governance-refusals';
+import { rateLimitHeaders } from './rate-limit-headers.util';
+import type { ScopeFigures } from './rate-limit.script';
+import type { LimitRequest, LimitScope, LimitVerdict, RedisLimiter } from './redis-limiter';
+
+export interface KeyGovernanceOptions {
+  clock: Clock;
+  /** How long a synchronous request's reservation may stay unsettled before the sweep settles it. */
+  requestReservationMs: number;
+  /** How long a task's reservation may stay unsettled (its task should end well before). */
+  taskReservationMs: number;
+  /** Retry-After of a refusal by the concurrency and outstanding-task limits. */
+  concurrencyRetryAfterMs: number;
+  taskRetryAfterMs: number;
+}
+
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+const FAIL_OPEN_WARNING_INTERVAL_MS = 10_000;
+
+/**
+ * The RequestGovernance of the pipeline (docs/governance.md): for a key with a governance, checks
+ * in order its IP allow-list, its and its account's Redis-held limits (one round trip), then their
+ * budgets and outstanding-task limits in Postgres (one round trip, only when one applies). A key
+ * without any (ResolvedKey.governance null) is admitted at once at no cost.
+ */
+export class KeyGovernanceService implements RequestGovernance {
+  private lastFailOpenWarningAt = 0;
+
+  constructor(
+    private readonly limiter: RedisLimiter,
+    private readonly reservations: GovernanceReservations,
+    private readonly refusals: GovernanceRefusalLog,
+    private readonly metrics: Pick<GatewayMetrics, 'governanceFailOpen'>,
+    private readonly logger: Logger,
+    private readonly options: KeyGovernanceOptions,
+  ) {}
+
+  admit(request: GovernedRequest): Promise<GovernanceTicket> {
+    const governance = request.key.governance;
+    if (!governance) return UNGOVERNED.admit(request);
+    return this.admitGoverned(request, governance);
+  }
+
+  private async admitGoverned(
+    request: GovernedRequest,
+    governance: KeyGovernance,
+  ): Promise<GovernanceTicket> {
+    try {
+      return await this.decide(request, governance, this.options.clock.now());
+    } catch (error) {
+      // The pipeline writes the refused request's log row, with the refusal's code as its reason.
+      if (isRefusal(error)) this.refusals.count(error);
+      throw error;
+    }
+  }
+
+  private async decide(
+    request: GovernedRequest,
+    governance: KeyGovernance,
+    now: number,
+  ): Promise<GovernanceTicket> {
+    if (governance.allowedIps && !governance.allowedIps.allows(request.clientIp)) {
+      throw ipRefusal(request.clientIp);
+    }
+    const limitRequest = this.limitRequestOf(request, governance, now);
+    let headers = NO_HEADERS;
+    let limited = false;
+    if (limitRequest) {
+      const verdict = await this.limiter.acquire(limitRequest);
+      headers = headersOf(limitRequest, verdict, now);
+      if (verdict.kind === 'refused') throw this.limitRefused(verdict, now, headers);
+      if (verdict.kind === 'unavailable') this.failOpen(verdict.reason, request);
+      limited = verdict.kind === 'admitted';
+    }
+    let reserved = false;
+    try {
+      reserved = await this.reserve(request, governance, now, headers);
+    } catch (error) {
+      if (limited && limitRequest) this.release(limitRequest, 0);
+      throw error;
+    }
+    return {
+      headers,
+      settle: this.settlerOf(request, limited ? limitRequest : null, reserved),
+    };
+  }
+
+  /** The Redis part of the request's limits, or null when no per-minute or concurrency limit applies. */
+  private limitRequestOf(
+    request: GovernedRequest,
+    governance: KeyGovernance,
+    now: number,
+  ): LimitRequest | null {
+    const scopes: LimitScope[] = [];
+    const keyLimits = redisLimitsOf(governance.key.limits);
+    if (keyLimits) scopes.push({ kind: 'key', id: request.key.id, limits: keyLimits });
+    const accountLimits = redisLimitsOf(governance.account.limits);
+    if (accountLimits) scopes.push({ kind: 'account', id: request.key.accountId, limits: accountLimits });
+    if (scopes.length === 0) return null;
+    return {
+      accountId: request.key.accountId,
+      requestId: request.requestId,
+      scopes,
+      tokens: Math.max(0, Math.ceil(request.estimatedTokens ?? 0)),
+      now,
+    };
+  }
+
+  /** Budgets and outstanding tasks, in Postgres; false when none applies (nothing to settle). */
+  private async reserve(
+    request: GovernedRequest,
+    governance: KeyGovernance,
+    now: number,
+    headers: Readonly<Record<string, string>>,
+  ): Promise<boolean> {
+    const input = this.reservationOf(request, governance, now);
+    if (!input) return false;
+    const refusal = await this.reservations.reserve(input);
+    if (refusal !== null) throw this.reservationRefused(refusal, request.key, governance, now, headers);
+    return true;
+  }
+
+  private reservationOf(
+    request: GovernedRequest,
+    governance: KeyGovernance,
+    now: number,
+  ): ReservationInput | null {
+    const keyBudget = budgetInput(governance.key, now);
+    const accountBudget = budgetInput(governance.account, now);
+    const keyTasks = request.createsTask ? governance.key.limits?.outstandingTasks : undefined;
+    const accountTasks = request.createsTask ? governance.account.limits?.outstandingTasks : undefined;
+    if (!keyBudget && !accountBudget && keyTasks === undefined && accountTasks === undefined) return null;
+    return {
+      requestId: request.requestId,
+      keyId: request.key.id,
+      accountId: request.key.accountId,
+      amountMicros: request.holdMicros,
+      keyBudget,
+      accountBudget,
+      keyTasks,
+      accountTasks,
+      expiresAt: now + this.options.requestReservationMs,
+    };
+  }
+
+  private settlerOf(
+    request: GovernedRequest,
+    limitRequest: LimitRequest | null,
+    reserved: boolean,
+  ): (outcome: GovernedOutcome) => void {
+    if (!limitRequest && !reserved) return () => undefined;
+    let settled = false;
+    return (outcome) => {
+      if (settled) return;
+      settled = true;
+      if (limitRequest) {
+        const tokenDelta =
+          outcome.tokens === undefined ? 0 : Math.round(outcome.tokens) - limitRequest.tokens;
+        this.release(limitRequest, tokenDelta);
+      }
+      if (reserved) this.settleReservation(request.requestId, outcome);
+    };
+  }
+
+  private release(limitRequest: LimitRequest, tokenDelta: number): void {
+    this.limiter.release(limitRequest, tokenDelta).catch((error: unknown) => {
+      // The leases expire on their own (leaseMs); the token count stays as estimated.
+      this.logger.warn({ err: error, requestId: limitRequest.requestId }, 'rate-limit release failed');
+    });
+  }
+
+  private settleReservation(requestId: string, outcome: GovernedOutcome): void {
+    const settlement =
+      outcome.taskId !== undefined
+        ? this.reservations.handOverToTask(
+            requestId,
+            outcome.taskId,
+            this.options.clock.now() + this.options.taskReservationMs,
+          )
+        : this.reservations.settle(requestId, outcome.costMicros);
+    settlement.catch((error: unknown) => {
+      // The sweep settles it once it expires.
+      this.logger.warn({ err: error, requestId }, 'budget reservation not settled');
+    });
+  }
+
+  private limitRefused(
+    verdict: Extract<LimitVerdict, { kind: 'refused' }>,
+    now: number,
+    headers: Readonly<Record<string, string>>,
+  ): GatewayError {
+    const value = verdict.scope.limits[verdict.limit] ?? 0;
+    const retryAfterMs =
+      verdict.limit === 'concurrentRequests' ? this.options.concurrencyRetryAfterMs : verdict.windowEnd - now;
+    return limitRefusal(verdict.scope.kind, verdict.limit, value, retryAfterMs, headers);
+  }
+
+  private reservationRefused(
+    refusal: ReservationRefusal,
+    key: ResolvedKey,
+    governance: KeyGovernance,
+    now: number,
+    headers: Readonly<Record<string, string>>,
+  ): GatewayError {
+    const { what, scope } = scopeOfRefusal(refusal);
+    const rules = scope === 'key' ? governance.key : governance.account;
+    if (what === 'tasks') {
+      const limit = rules.limits?.outstandingTasks ?? 0;
+      return limitRefusal(scope, 'outstandingTasks', limit, this.options.taskRetryAfterMs, headers);
+    }
+    const budget = rules.budget;
+    if (!budget) throw new Error(`budget refusal of ${key.id} without a budget`);
+    return budgetRefusal(
+      scope,
+      budget.period,
+      budget.amountMicros,
+      budgetPeriodOf(budget.period, now).end,
+      headers,
+    );
+  }
+
+  private failOpen(reason: string, request: GovernedRequest): void {
+    this.metrics.governanceFailOpen.inc();
+    const now = this.options.clock.now();
+    if (now - this.lastFailOpenWarningAt < FAIL_OPEN_WARNING_INTERVAL_MS) return;
+    this.lastFailOpenWarningAt = now;
+    this.logger.warn(
+      { reason, requestId: request.requestId },
+      'rate limits not checked (fail open): Redis unavailable; budgets still enforced',
+    );
+  }
+}
+
+/** The limits Redis keeps (per minute and concurrency); outstanding tasks live in Postgres. */
+function redisLimitsOf(limits: GovernanceLimits | null): GovernanceLimits | null {
+  if (!limits) return null;
+  const { requestsPerMinute, tokensPerMinute, concurrentRequests } = limits;
+  if (!requestsPerMinute && !tokensPerMinute && !concurrentRequests) return null;
+  return { requestsPerMinute, tokensPerMinute, concurrentRequests };
+}
+
+function budgetInput(scope: ScopeGovernance, now: number): ReservationInput['keyBudget'] {
+  if (!scope.budget) return undefined;
+  return { micros: scope.budget.amountMicros, periodStart: budgetPeriodOf(scope.budget.period, now).start };
+}
+
+/**
+ * The x-ratelimit trios of the request and token limits that apply; where both the key and its account
+ * have one, the scope with the least remaining speaks. Absent when Redis did not answer.
+ */
+function headersOf(
+  request: LimitRequest,
+  verdict: LimitVerdict,
+  now: number,
+): Readonly<Record<string, string>> {
+  if (verdict.kind === 'unavailable') return NO_HEADERS;
+  const resetMs = verdict.windowEnd - now;
+  const figuresOf = (index: number): ScopeFigures | undefined =>
+    verdict.kind === 'admitted' ? verdict.figures[index] : undefined;
+  const refusedIndex = verdict.kind === 'refused' ? request.scopes.indexOf(verdict.scope) : -1;
+  let requests: { limit: number; remaining: number } | undefined;
+  let tokens: { limit: number; remaining: number } | undefined;
+  // A refused request leaves the counters as they were: what the refused scope held is reported.
+  request.scopes.forEach((scope, index) => {
+    const refusedHere = index === refusedIndex && verdict.kind === 'refused';
+    const figures = refusedHere ? verdict.figures : figuresOf(index);
+    const { requestsPerMinute, tokensPerMinute } = scope.limits;
+    if (requestsPerMinute) {
+      const remaining = figures
+        ? requestsPerMinute - figures.requests - (verdict.kind === 'admitted' ? 1 : 0)
+        : requestsPerMinute;
+      if (!requests || remaining < requests.remaining) requests = { limit: requestsPerMinute, remaining };
+    }
+    if (tokensPerMinute) {
+      const remaining = figures
+        ? tokensPerMinute - figures.tokens - (verdict.kind === 'admitted' ? request.tokens : 0)
+        : tokensPerMinute;
+      if (!tokens || remaining < tokens.remaining) tokens = { limit: tokensPerMinute, remaining };
+    }
+  });
+  return {
+    ...(requests ? rateLimitHeaders('requests', { ...requests, resetMs }) : {}),
+    ...(tokens ? rateLimitHeaders('tokens', { ...tokens, resetMs }) : {}),
+  };
+}
+
+const REFUSAL_CODES: ReadonlySet<string> = new Set([
+  'rate_limit_exceeded',
+  'budget_exceeded',
+  'ip_not_allowed',
+]);
+
+function isRefusal(error: unknown): error is GatewayError {
+  return error instanceof GatewayError && REFUSAL_CODES.has(error.code);
+}

@@ -1,0 +1,28 @@
+import { BetaGetResultDto, describeProblems, validateBody } from '@gateway/contracts';
+import { parseJsonObject } from '@gateway/providers-core';
+import { GatewayError } from '../../../platform/errors/gateway-error';
+
+/** A CVSync2AsyncGetResult body (upstreams.md §4.4), checked. */
+export interface BetaResultQuery {
+  reqKey: string;
+  taskId: string;
+  /** `req_json.return_url`: the answer lists the images' URLs beside their Base64. */
+  returnUrl: boolean;
+}
+
+export function toBetaResultQuery(body: unknown): BetaResultQuery {
+  const validation = validateBody(BetaGetResultDto, body);
+  if (!validation.ok) {
+    throw GatewayError.invalidRequest(describeProblems(validation.problems), validation.problems[0]?.field);
+  }
+  const { req_key: reqKey, task_id: taskId, req_json: reqJson } = validation.value;
+  if (reqJson === undefined) return { reqKey, taskId, returnUrl: false };
+  // A JSON-encoded string, not an object (§4.4).
+  const options = parseJsonObject(reqJson);
+  if (!options) throw GatewayError.invalidRequest('req_json must be a JSON-encoded object.', 'req_json');
+  const returnUrl = options['return_url'];
+  if (returnUrl !== undefined && typeof returnUrl !== 'boolean') {
+    throw GatewayError.invalidRequest('req_json.return_url must be a boolean.', 'req_json');
+  }
+  return { reqKey, taskId, returnUrl: returnUrl === true };
+}

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "channels" ADD COLUMN     "polls_per_second" DOUBLE PRECISION;
