@@ -78,6 +78,8 @@ describe('governance: limits, allow-lists and headers on the inference routes', 
     expect(refused.headers.get('x-ratelimit-remaining-requests')).toBe('0');
     expect(refused.body.error?.code).toBe('rate_limit_exceeded');
     expect(refused.body.error?.message).toContain('requestsPerMinute');
+    // Refusal rows are written in batches after the answer: read them once the batches are in.
+    await harness.settled();
     const logs = await harness.requestLogsOf(
       (
         await harness.query<{ id: string }>('SELECT id FROM api_keys WHERE prefix = $1', [key.slice(0, 11)])
