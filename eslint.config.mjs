@@ -16,15 +16,7 @@ const APP_AND_LIB_DEPENDENCIES = [
 
 export default [
   {
-    ignores: [
-      '**/node_modules',
-      '**/dist',
-      '**/generated',
-      'bench/results',
-      'bench/node_modules',
-      'tmp',
-      'coverage',
-    ],
+    ignores: ['**/node_modules', '**/dist', '**/generated', 'bench/results', 'tmp', 'coverage'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

@@ -26,6 +26,8 @@ const ESM_ONLY_PACKAGES =
 
 const shared = {
   testEnvironment: 'node',
+  // Jest's runtime with V8's code cache kept between the files of a worker (see the file).
+  runtime: '<rootDir>/tools/jest/code-cache.runtime.js',
   // Node 20.19+ can require() ES modules; Jest cannot, so the few ESM-only packages are compiled.
   transform: { '^.+\\.ts$': swcTransform, [`^.+/node_modules/${ESM_ONLY_PACKAGES}/.+\\.js$`]: swcTransform },
   transformIgnorePatterns: [`/node_modules/(?!${ESM_ONLY_PACKAGES}/)`],

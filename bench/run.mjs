@@ -1,10 +1,13 @@
-// npm run bench: the gateway beside direct, the reference proxy and the peer gateway, in interleaved
-// rounds; writes bench/results/<timestamp>/ (raw.json, summary.md, latency-throughput.svg) and, for an
-// unfiltered full run, docs/benchmarks.md. See bench/README.md.
-//   --smoke                 1 round × 2 s, 100 open streams, 200 video tasks of 15 s (CI: "the harness never rots")
+// npm run bench: the gateway beside direct and the reference proxy, in interleaved rounds; writes
+// bench/results/<timestamp>/ (raw.json, summary.md, latency-throughput.svg) and, for an unfiltered full
+// run, docs/benchmarks.md. See bench/README.md.
+//   --smoke                 1 round × 2 s, 100 open streams, 200 video tasks of 15 s, 200 task progress
+//                           streams (CI: "the harness never rots")
 //   --scenario a,b          latency, throughput, stream, ttfb, large-prompt, open-streams, images, tasks,
-//                           body-memory, admin-figures
-//   --targets a,b           direct, proxy, gateway, gateway-warn, insert-enqueue (needs gateway), peer
+//                           body-memory, admin-figures, task-streams
+//   --targets a,b           direct, proxy, gateway, gateway-warn, gateway-traced, insert-enqueue (needs
+//                           gateway); gateway-traced (tracing on, spans to a local OTLP sink) only when
+//                           named
 //   --profile               the gateway runs under --cpu-prof; its self time is grouped by package
 //   --no-build              use the existing dist/
 //   --rounds n, --seconds s override the mode's rounds and seconds per run (quicker comparisons)
@@ -31,6 +34,8 @@ import { adminFiguresWithinLimit, measureAdminFigures, renderAdminFigures } from
 import { CLOCK_TICKS_PER_SECOND } from './lib/proc-stats.mjs';
 import { preflight, runOpenStreams, runTimeToFirstByte, runWrkScenario } from './lib/runner.mjs';
 import { runTaskCreations, runTaskLoad } from './lib/task-run.mjs';
+import { measureTaskStreams } from './lib/task-streams.mjs';
+import { describeTaskStreams, taskStreamsProblem } from './lib/task-stream-figures.mjs';
 import { takeRunLock } from './lib/run-lock.mjs';
 import {
   openStreamPrompt,
@@ -46,6 +51,7 @@ import { deriveFigures, renderBenchmarksDoc, renderSummary } from './lib/summary
 import { renderBaselineSection } from './lib/baseline-comparison.mjs';
 import { plotDataFromFigures, renderLatencyThroughputSvg } from './lib/svg-plot.mjs';
 import { createStack, TARGET_NAMES } from './lib/targets.mjs';
+import { readOtlpSinkStats } from './lib/tracing-cost.mjs';
 import { wrkVersion } from './lib/wrk.mjs';
 import { groupProfiles, renderRanking } from './lib/profile-by-package.mjs';
 
@@ -82,6 +88,11 @@ const SETTINGS = {
     // performance.md: the admin figures over 1,000,000 request-log rows.
     adminFigureRows: 1_000_000,
     adminFigureRuns: 5,
+    // performance.md: 1,000 open task event streams on one gateway.
+    taskStreams: 1000,
+    taskStreamTasks: 100,
+    taskStreamPhaseSeconds: 10,
+    taskStreamUpdatesPerSecond: 100,
   },
   smoke: {
     rounds: 1,
@@ -97,6 +108,11 @@ const SETTINGS = {
     taskCompletionMs: 15_000,
     adminFigureRows: 50_000,
     adminFigureRuns: 1,
+    // Past the gateway's default cap of 100 streams per account, which the stack raises to this.
+    taskStreams: 200,
+    taskStreamTasks: 20,
+    taskStreamPhaseSeconds: 3,
+    taskStreamUpdatesPerSecond: 20,
   },
 };
 const mode = options.smoke ? 'smoke' : 'full';
@@ -124,9 +140,13 @@ const scenarios = SCENARIOS.filter(
   (scenario) => !options.scenario || list(options.scenario).includes(scenario.name),
 );
 // gateway-warn only shows what the info log line costs; smoke runs skip it unless asked for.
+// gateway-traced shows what tracing costs: only when named (--targets gateway,gateway-traced).
 const wantedTargets = [
   ...(list(options.targets) ??
-    TARGET_NAMES.filter((name) => name !== 'baseline' && (mode === 'full' || name !== 'gateway-warn'))),
+    TARGET_NAMES.filter(
+      (name) =>
+        name !== 'baseline' && name !== 'gateway-traced' && (mode === 'full' || name !== 'gateway-warn'),
+    )),
   ...(options.baseline ? ['baseline'] : []),
 ];
 if (wantedTargets.includes('baseline') && !options.baseline)
@@ -162,13 +182,6 @@ if (!wrk) {
   console.error('wrk is not installed. Install it with:\n  apt-get install -y wrk');
   process.exit(1);
 }
-if (
-  wantedTargets.includes('peer') &&
-  !existsSync(join(root, 'bench', 'node_modules', '@portkey-ai', 'gateway'))
-) {
-  log('installing the peer gateway into bench/node_modules');
-  execSync('npm install --no-audit --no-fund', { cwd: join(root, 'bench'), stdio: 'inherit' });
-}
 if (!options['no-build']) {
   log('building dist/');
   execFileSync(process.execPath, [join(root, 'tools', 'build.mjs')], { cwd: root, stdio: 'inherit' });
@@ -177,7 +190,14 @@ const baselineBuild = options.baseline
   ? await prepareBaselineBuild({ root, revision: options.baseline, log })
   : null;
 
-const stack = createStack({ root, logDir: resultsDir, log, profileDir, videoWorkers: settings.videoWorkers });
+const stack = createStack({
+  root,
+  logDir: resultsDir,
+  log,
+  profileDir,
+  videoWorkers: settings.videoWorkers,
+  taskStreams: settings.taskStreams,
+});
 const results = {
   meta: {
     mode,
@@ -245,7 +265,9 @@ async function startTargets() {
     const proxy = await attempt(['proxy'], () => stack.startProxy(simulator));
     if (proxy) targets.proxy = proxy;
   }
-  const gatewayNames = wantedTargets.filter((name) => name === 'gateway' || name === 'gateway-warn');
+  const gatewayNames = wantedTargets.filter((name) =>
+    ['gateway', 'gateway-warn', 'gateway-traced'].includes(name),
+  );
   if (gatewayNames.length > 0) {
     log(`starting Postgres/Redis checks, ${gatewayNames.join(' and ')} and the four workers`);
     const gateways = await attempt(gatewayNames, () => stack.startGateways(simulator, gatewayNames));
@@ -269,10 +291,6 @@ async function startTargets() {
     const baseline = await attempt(['insert-enqueue'], () => stack.startTaskBaseline());
     if (baseline) targets['insert-enqueue'] = baseline;
   }
-  if (wantedTargets.includes('peer')) {
-    const peer = await attempt(['peer'], () => stack.startPeer(simulator));
-    if (peer) targets.peer = peer;
-  }
   return targets;
 }
 
@@ -286,6 +304,7 @@ const formatMs = (value) => (typeof value === 'number' ? `${(value / 1000).toFix
 
 function describeRun(record) {
   if (record.bodyMemory) return describeBodyMemory(record);
+  if (record.taskStreams) return describeTaskStreams(record);
   const latency = record.latencyUs
     ? `p50 ${(record.latencyUs.p50 / 1000).toFixed(3)} p99 ${(record.latencyUs.p99 / 1000).toFixed(3)} ms`
     : '';
@@ -386,9 +405,35 @@ async function runAdminFigures() {
   saveRaw();
 }
 
+/**
+ * The task progress streams (bench/lib/task-streams.mjs): one run per gateway target, on the stack's
+ * database and account; its three phases are one measurement, as the open streams' are.
+ */
+async function runTaskStreams(scenario, targets) {
+  for (const { family, targets: names } of scenarioPlan(scenario, targets)) {
+    for (const name of names) {
+      const target = targets[name];
+      const base = { scenario: scenario.name, kind: scenario.kind, family, target: name, round: 1 };
+      await recordRun({ ...base, connections: settings.taskStreams }, () =>
+        measureTaskStreams({
+          target,
+          headers: requestHeaders(scenario, target, family),
+          streams: settings.taskStreams,
+          tasks: settings.taskStreamTasks,
+          phaseSeconds: settings.taskStreamPhaseSeconds,
+          updatesPerSecond: settings.taskStreamUpdatesPerSecond,
+          log,
+        }),
+      );
+    }
+  }
+  saveRaw();
+}
+
 async function runScenario(scenario, targets) {
   if (scenario.kind === 'body-memory') return runBodyMemory(scenario, targets);
   if (scenario.kind === 'admin-figures') return runAdminFigures();
+  if (scenario.kind === 'task-streams') return runTaskStreams(scenario, targets);
   const pairs = [];
   for (const { family, targets: names } of scenarioPlan(scenario, targets)) {
     const request =
@@ -505,9 +550,14 @@ async function runScenario(scenario, targets) {
   saveRaw();
 }
 
-/** Pairs whose every measured request failed, and targets that did not start: the smoke test's verdict. */
+/**
+ * Pairs whose every measured request failed, targets that did not start, and progress streams that did
+ * not open, ended early or missed events: the smoke test's verdict.
+ */
 function hardFailures() {
   const failures = results.meta.startFailures.map((failure) => `${failure.target} did not start`);
+  if (results.meta.otlpSink && !(results.meta.otlpSink.spans > 0))
+    failures.push('gateway-traced: its OTLP sink received no span');
   for (const skip of results.skipped)
     failures.push(`${skip.scenario}/${skip.family}/${skip.target}: check request failed`);
   for (const run of results.runs.filter((candidate) => candidate.round >= 1)) {
@@ -516,6 +566,8 @@ function hardFailures() {
         `${run.scenario}/${run.family}/${run.target} r${run.round}: ${run.failure ?? '100% errors'}`,
       );
     }
+    const streamsProblem = taskStreamsProblem(run.taskStreams);
+    if (streamsProblem) failures.push(`${run.scenario}/${run.family}/${run.target}: ${streamsProblem}`);
   }
   return failures;
 }
@@ -559,6 +611,8 @@ try {
     log(`scenario ${scenario.name}`);
     await runScenario(scenario, targets);
   }
+  // What the traced replica exported: none would make its figures a plain gateway's (hardFailures).
+  if (targets['gateway-traced']) results.meta.otlpSink = await readOtlpSinkStats(targets['gateway-traced']);
   writeReports();
   const failures = hardFailures();
   if (failures.length > 0) {

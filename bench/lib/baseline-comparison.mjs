@@ -16,29 +16,28 @@ const FIGURES = [
 ];
 
 /**
- * Per scenario and family measured on both builds: each figure's median on either side and the median
- * of the per-round ratios gateway / baseline. Runs marked noisy are left out when clean rounds exist.
+ * Per scenario and family measured on both targets: each figure's median on either side and the
+ * median of the per-round ratios subject / reference. Runs marked noisy are left out when clean rounds
+ * exist. Also what tracing costs (gateway-traced against gateway, bench/lib/tracing-cost.mjs).
  */
-export function compareWithBaseline(runs) {
+export function comparePairedTargets(runs, subject, reference) {
   const rows = [];
   for (const scenario of SCENARIOS) {
     for (const family of Object.keys(FAMILY_LABELS)) {
-      const rounds = pairedRounds(runs, scenario.name, family);
+      const rounds = pairedRounds(runs, scenario.name, family, subject, reference);
       if (rounds.length === 0) continue;
-      const clean = rounds.filter(({ gateway, baseline }) => !gateway.noisy && !baseline.noisy);
+      const clean = rounds.filter((pair) => !pair.subject.noisy && !pair.reference.noisy);
       const used = clean.length > 0 ? clean : rounds;
       for (const figure of FIGURES) {
-        const ratios = used.map(({ gateway, baseline }) =>
-          ratio(figure.read(gateway), figure.read(baseline)),
-        );
+        const ratios = used.map((pair) => ratio(figure.read(pair.subject), figure.read(pair.reference)));
         const medianRatio = median(ratios);
         if (medianRatio === null) continue;
         rows.push({
           scenario: scenario.name,
           family,
           figure: figure.name,
-          gateway: median(used.map(({ gateway }) => figure.read(gateway))),
-          baseline: median(used.map(({ baseline }) => figure.read(baseline))),
+          subject: median(used.map((pair) => figure.read(pair.subject))),
+          reference: median(used.map((pair) => figure.read(pair.reference))),
           ratio: medianRatio,
           better: figure.higherIsBetter ? medianRatio >= 1 : medianRatio <= 1,
           rounds: used.length,
@@ -49,17 +48,27 @@ export function compareWithBaseline(runs) {
   return rows;
 }
 
-function pairedRounds(runs, scenario, family) {
+/** The gateway against the --baseline build (rows name the sides `gateway` and `baseline`). */
+export function compareWithBaseline(runs) {
+  return comparePairedTargets(runs, 'gateway', 'baseline').map(({ subject, reference, ...row }) => ({
+    ...row,
+    gateway: subject,
+    baseline: reference,
+  }));
+}
+
+function pairedRounds(runs, scenario, family, subject, reference) {
   const byRound = new Map();
   for (const run of runs) {
     if (run.scenario !== scenario || run.family !== family || run.round < 1 || run.failure) continue;
-    if (run.target !== 'gateway' && run.target !== 'baseline') continue;
-    byRound.set(run.round, { ...byRound.get(run.round), [run.target]: run });
+    const side = run.target === subject ? 'subject' : run.target === reference ? 'reference' : null;
+    if (!side) continue;
+    byRound.set(run.round, { ...byRound.get(run.round), [side]: run });
   }
-  return [...byRound.values()].filter((pair) => pair.gateway && pair.baseline);
+  return [...byRound.values()].filter((pair) => pair.subject && pair.reference);
 }
 
-const formatFigure = (name, value) => {
+export const formatFigure = (name, value) => {
   if (typeof value !== 'number') return '—';
   return name.endsWith(' ms') ? (value / 1000).toFixed(3) : Math.round(value).toLocaleString('en-US');
 };

@@ -1,12 +1,14 @@
 // What is measured: the scenarios, the requests they send per route family, and how an answer is
 // recognised as a success. Route families: "native" (contents/parts under /v1beta), "openai"
 // (OpenAI-style chat under /v1), the two answer formats of /v1/images/generations, "video-tasks"
-// (POST /v1/videos) and "alpha-reference" (the alpha family's POST /alpha/ent/v2/reference2video).
+// (POST /v1/videos), "alpha-reference" (the alpha family's POST /alpha/ent/v2/reference2video) and
+// "task-events" (GET /v1/tasks/{id}/events).
 
 export const FAMILIES = ['native', 'openai'];
 export const IMAGE_FAMILIES = ['image-url', 'image-b64'];
 export const TASK_FAMILIES = ['video-tasks'];
 export const ALPHA_REFERENCE_FAMILY = 'alpha-reference';
+export const TASK_EVENTS_FAMILY = 'task-events';
 export const FAMILY_LABELS = {
   native: 'native generateContent',
   openai: 'OpenAI-style chat',
@@ -14,6 +16,7 @@ export const FAMILY_LABELS = {
   'image-b64': 'images/generations, response_format b64_json',
   'video-tasks': 'videos, create then poll to completion',
   [ALPHA_REFERENCE_FAMILY]: 'alpha reference2video, one 20 MiB body at a time',
+  [TASK_EVENTS_FAMILY]: 'task progress streams, idle and with progress',
 };
 const IMAGE_RESPONSE_FORMATS = { 'image-url': 'url', 'image-b64': 'b64_json' };
 
@@ -31,8 +34,8 @@ const VIDEO_SECONDS = '4';
 const VIDEO_SIZE = '1280x720';
 
 /** Every target that measures a scenario, in round order; the filter drops what a target cannot serve. */
-const ALL_TARGETS = ['direct', 'proxy', 'gateway', 'gateway-warn', 'peer'];
-const MAIN_TARGETS = ['direct', 'proxy', 'gateway', 'peer'];
+const ALL_TARGETS = ['direct', 'proxy', 'gateway', 'gateway-warn'];
+const MAIN_TARGETS = ['direct', 'proxy', 'gateway'];
 
 export const SCENARIOS = [
   {
@@ -92,8 +95,7 @@ export const SCENARIOS = [
     connections: 16,
     request: { prompt: 'A lighthouse at dawn', stream: false },
     families: IMAGE_FAMILIES,
-    // The peer's image route is not part of the comparison.
-    targets: ['direct', 'proxy', 'gateway'],
+    targets: MAIN_TARGETS,
   },
   {
     name: 'tasks',
@@ -123,6 +125,16 @@ export const SCENARIOS = [
       '10. GET /admin/usage and /admin/overview over 1,000,000 request-log rows, and the CSV export’s RSS',
     // Its own database and gateway (bench/lib/admin-figures.mjs); the stack's targets are not used.
     kind: 'admin-figures',
+    targets: ['gateway'],
+  },
+  {
+    name: 'task-streams',
+    title: '11. Open task progress streams (GET /v1/tasks/{id}/events): gateway RSS and CPU',
+    // bench/lib/task-streams.mjs: running tasks written into the stack's database for its account, whose
+    // key the gateway holds for /v1/videos. Stream and task counts come from the mode (run.mjs).
+    kind: 'task-streams',
+    families: [TASK_EVENTS_FAMILY],
+    keyFamily: 'video-tasks',
     targets: ['gateway'],
   },
 ];
@@ -227,11 +239,13 @@ export function requestHeaders(scenario, target, family) {
 }
 
 /**
- * Which (family, target) pairs a scenario runs, given the targets that are up. The --baseline build
- * measures whatever the gateway measures, right after it in each round.
+ * Which (family, target) pairs a scenario runs, given the targets that are up. The traced replica and
+ * the --baseline build measure whatever the gateway measures, right after it in each round.
  */
 export function scenarioPlan(scenario, availableTargets) {
-  const names = scenario.targets.flatMap((name) => (name === 'gateway' ? ['gateway', 'baseline'] : [name]));
+  const names = scenario.targets.flatMap((name) =>
+    name === 'gateway' ? ['gateway', 'gateway-traced', 'baseline'] : [name],
+  );
   return (scenario.families ?? FAMILIES)
     .map((family) => ({
       family,

@@ -64,11 +64,11 @@ test('a plan keeps only the targets that serve the family', () => {
   const throughput = SCENARIOS.find((scenario) => scenario.name === 'throughput');
   const targets = {
     direct: { families: { native: {}, openai: {} } },
-    peer: { families: { openai: {} } },
+    proxy: { families: { openai: {} } },
   };
   assert.deepEqual(scenarioPlan(throughput, targets), [
     { family: 'native', targets: ['direct'] },
-    { family: 'openai', targets: ['direct', 'peer'] },
+    { family: 'openai', targets: ['direct', 'proxy'] },
   ]);
 });
 
@@ -113,7 +113,7 @@ test('the image plan runs only the image families, on the targets that serve the
   const images = SCENARIOS.find((scenario) => scenario.name === 'images');
   const targets = {
     direct: { families: { openai: {}, 'image-url': {}, 'image-b64': {} } },
-    peer: { families: { openai: {} } },
+    gateway: { families: { openai: {} } },
   };
   assert.deepEqual(scenarioPlan(images, targets), [
     { family: 'image-url', targets: ['direct'] },

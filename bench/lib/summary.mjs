@@ -1,10 +1,12 @@
 // From the raw runs to the figures people read: medians across rounds, per-round comparisons against
-// direct / the reference proxy / the peer, the check-list of the targets in performance.md, and the
-// Markdown of summary.md and docs/benchmarks.md.
+// direct / the reference proxy, the check-list of the targets in performance.md, and the Markdown of
+// summary.md and docs/benchmarks.md.
 import { formatMiB, RETAINED_AFTER_MS, summarizeBodyMemory } from './body-memory.mjs';
 import { renderBaselineSection } from './baseline-comparison.mjs';
+import { renderTracingSection } from './tracing-cost.mjs';
 import { compareToReference, median } from './stats.mjs';
-import { ALPHA_REFERENCE_FAMILY, FAMILY_LABELS, SCENARIOS } from './scenarios.mjs';
+import { ALPHA_REFERENCE_FAMILY, FAMILY_LABELS, SCENARIOS, TASK_EVENTS_FAMILY } from './scenarios.mjs';
+import { renderTaskStreams, TASK_STREAM_CHECKS } from './task-stream-figures.mjs';
 import {
   CREATION_VS_BASELINE,
   LAG_BEYOND_INTERVAL_MS,
@@ -14,7 +16,7 @@ import {
 import { TARGET_DESCRIPTIONS } from './targets.mjs';
 
 /** What a target is compared with when measured in the same scenario (the last: video task creations). */
-const REFERENCES = ['direct', 'proxy', 'peer', 'insert-enqueue'];
+const REFERENCES = ['direct', 'proxy', 'insert-enqueue'];
 
 function runsOf(runs, scenario, family, target) {
   return runs.filter(
@@ -73,6 +75,7 @@ export function deriveFigures(results) {
             scenario.kind === 'body-memory'
               ? summarizeBodyMemory(runs.filter((run) => run.target === target))
               : null,
+          taskStreams: scenario.kind === 'task-streams' ? (targetRuns.at(-1)?.taskStreams ?? null) : null,
         };
       }
       figures[`${scenario.name}/${family}`] = { scenario, family, targets, byTarget };
@@ -350,7 +353,6 @@ function wrkSection(entry) {
         `**${target}**`,
         ...comparisonCells(byReference.direct, true),
         ...comparisonCells(byReference.proxy, true),
-        ...comparisonCells(byReference.peer, true),
       ];
     });
   return [
@@ -371,18 +373,7 @@ function wrkSection(entry) {
     ),
     '',
     table(
-      [
-        'target',
-        '× direct',
-        '+p50 vs direct',
-        '+p99 vs direct',
-        '× proxy',
-        '+p50 vs proxy',
-        '+p99 vs proxy',
-        '× peer',
-        '+p50 vs peer',
-        '+p99 vs peer',
-      ],
+      ['target', '× direct', '+p50 vs direct', '+p99 vs direct', '× proxy', '+p50 vs proxy', '+p99 vs proxy'],
       comparisons,
     ),
   ].join('\n');
@@ -690,21 +681,34 @@ function checklistSection(figures) {
       rows,
     ),
     '',
-    'Measured on the gateway (LOG_LEVEL=info) alone, in a scenario of its own:',
+    'Measured on the gateway (LOG_LEVEL=info) alone, in scenarios of their own:',
     '',
-    table(['target (performance.md)', 'must', 'goal', 'gateway'], [checkRow(BODY_MEMORY_CHECK, figures)]),
+    table(
+      ['target (performance.md)', 'must', 'goal', 'gateway'],
+      [BODY_MEMORY_CHECK, ...TASK_STREAM_CHECKS.map(readFromTaskStreams)].map((check) =>
+        checkRow(check, figures),
+      ),
+    ),
   ].join('\n');
 }
 
-/** One check of the gateway alone: its limits as "× body" and the measured median with its status. */
+/** A task-streams check, read from the gateway target's run of that scenario. */
+const readFromTaskStreams = (check) => ({
+  ...check,
+  read: (figures, target) =>
+    check.read(figures[`task-streams/${TASK_EVENTS_FAMILY}`]?.byTarget[target]?.taskStreams),
+});
+
+/** One check of the gateway alone: its limits (a ratio as "× body") and the measured value with its status. */
 function checkRow(check, figures) {
   const value = check.read(figures, 'gateway');
   const status = checkStatus(check, value);
   const bound = check.lowerIsBetter ? '≤' : '≥';
+  const limit = (figure) => (check.unit === '×' ? `${figure}× body` : formatCheckValue(check, figure));
   return [
     check.metric,
-    `${bound} ${check.must}× body`,
-    `${bound} ${check.goal}× body`,
+    `${bound} ${limit(check.must)}`,
+    `${bound} ${limit(check.goal)}`,
     status ? `${STATUS_MARKS[status]} ${formatCheckValue(check, value)}` : '—',
   ];
 }
@@ -759,6 +763,16 @@ function bodyMemorySection(entry) {
     );
   }
   return parts.join('\n').trimEnd();
+}
+
+function taskStreamsSection(entry) {
+  return entry.targets
+    .map((target) => {
+      const figures = entry.byTarget[target].taskStreams;
+      const text = figures ? renderTaskStreams(figures) : 'No figures: the run failed (raw.json says why).';
+      return `**${target}**\n\n${text}`;
+    })
+    .join('\n\n');
 }
 
 function noiseSection(results) {
@@ -838,6 +852,8 @@ export function renderSummary(results, figures) {
     '',
   );
   if (meta.baselineCommit) lines.push(renderBaselineSection(results));
+  const tracingSection = renderTracingSection(results);
+  if (tracingSection) lines.push(tracingSection);
   for (const scenario of SCENARIOS) {
     const entries = Object.values(figures).filter((entry) => entry.scenario.name === scenario.name);
     if (entries.length === 0) continue;
@@ -848,6 +864,7 @@ export function renderSummary(results, figures) {
       else if (scenario.kind === 'ttfb') lines.push(ttfbSection(entry));
       else if (scenario.kind === 'tasks') lines.push(tasksSection(entry, meta));
       else if (scenario.kind === 'body-memory') lines.push(bodyMemorySection(entry));
+      else if (scenario.kind === 'task-streams') lines.push(taskStreamsSection(entry));
       else lines.push(openStreamsSection(entry));
       lines.push('');
     }
@@ -861,8 +878,8 @@ export function renderBenchmarksDoc(summary, results) {
   return `# Benchmarks
 
 What the gateway adds on top of calling the upstream directly, measured side by side in one run on one
-machine against the simulator ("direct"), a thin Fastify + undici reference proxy and the peer gateway
-from npm. Targets and method: see the check-list below; the raw runs of this report are in
+machine against the simulator ("direct") and a thin Fastify + undici reference proxy. Targets and
+method: see the check-list below; the raw runs of this report are in
 \`bench/results/${meta.resultsDirName}/raw.json\` (not committed).
 
 Where the gateway's time goes, what limits each missed target and what was changed because of it (with
@@ -879,15 +896,15 @@ npm run bench -- --scenario throughput --targets direct,gateway   # filters, to 
 npm run bench -- --profile --scenario throughput --targets gateway  # CPU profile of the gateway, grouped by package
 npm run bench -- --scenario images --rounds 1 --seconds 5           # only the image scenario, quickly
 npm run bench -- --scenario tasks --targets insert-enqueue,gateway  # only the video task scenario
+npm run bench -- --scenario task-streams --targets gateway          # only the task progress streams
 npm run chaos                   # not a benchmark: faults under load, then the ledger audit (bench/README.md)
 \`\`\`
 
 Postgres and Redis must answer on 127.0.0.1 (the harness starts the local ones otherwise). The harness
 builds \`dist/\`, drops and migrates its own database \`gateway_bench\`, uses the Redis prefix \`bench\`
-(a running demo is never touched), installs the peer into \`bench/node_modules\` on first use, starts
-every process itself and stops them all at the end (also on failure or Ctrl-C). Results land in
-\`bench/results/<timestamp>/\`: \`raw.json\` (every run, with wrk's report), \`summary.md\` and
-\`latency-throughput.svg\`; a full run also rewrites this file.
+(a running demo is never touched), starts every process itself and stops them all at the end (also on
+failure or Ctrl-C). Results land in \`bench/results/<timestamp>/\`: \`raw.json\` (every run, with
+wrk's report), \`summary.md\` and \`latency-throughput.svg\`; a full run also rewrites this file.
 
 Machine notes: these figures come from a shared 2-core VM; absolute numbers drift from run to run, the
 ratios against direct in the same round much less. The load generator, the simulator and the target share

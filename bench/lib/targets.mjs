@@ -1,9 +1,9 @@
 // The processes under test: the simulator (the "direct" target and every target's upstream), the
-// reference proxy, the gateway stack (Postgres, Redis, gateway, four workers), the plain task
-// insert-and-enqueue beside it and the peer gateway.
+// reference proxy, the gateway stack (Postgres, Redis, gateway, four workers) and the plain task
+// insert-and-enqueue beside it.
 // Every child is remembered so that stopEverything() can end it, also on failure or Ctrl-C.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, openSync, closeSync, rmSync } from 'node:fs';
+import { mkdtempSync, openSync, closeSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,9 +20,9 @@ export const TARGET_NAMES = [
   'proxy',
   'gateway',
   'gateway-warn',
+  'gateway-traced',
   'baseline',
   'insert-enqueue',
-  'peer',
 ];
 export const BENCH_DATABASE = 'gateway_bench';
 export const BENCH_REDIS_PREFIX = 'bench';
@@ -56,11 +56,12 @@ export const TARGET_DESCRIPTIONS = {
     'a public gateway replica (ADMIN_API_ENABLED=false) with LOG_LEVEL=info (as in production), Postgres, Redis, the four workers and an admin instance running',
   'gateway-warn':
     'the same replica with LOG_LEVEL=warn (no per-request log line), same database, workers and admin instance',
+  'gateway-traced':
+    'the same replica with tracing on (OTEL_EXPORTER_OTLP_ENDPOINT): its spans go to bench/otlp-sink.mjs, a receiver on loopback that counts them; same database, workers and admin instance',
   baseline:
     'the same topology (replica at LOG_LEVEL=info, workers, admin instance) built from the --baseline commit, on a database and Redis prefix of its own',
   'insert-enqueue':
     "bench/reference-task-server.mjs (video tasks only): Fastify, plain pg and bullmq; per create the gateway's hold statement, the same task row and its step job on a queue no worker reads; no key lookup, validation or admission",
-  peer: '@portkey-ai/gateway 1.15.2 (npm), NODE_ENV=production, OpenAI-style route only',
 };
 
 export function freePort() {
@@ -83,6 +84,31 @@ const bearerFamilies = (key) => ({
   'image-b64': bearerHeaders(key),
 });
 
+/** The OpenTelemetry variables that turn tracing on (libs/observability's tracesUrlOf reads both). */
+const OTLP_ENDPOINT_VARIABLES = ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'];
+
+/**
+ * The environment of one measured public replica: `gateway-warn` logs at warn, `gateway-traced` exports
+ * its spans to the OTLP sink (named after itself), and every other replica has tracing off whatever the
+ * harness's own environment says, so that only the traced target pays for it.
+ */
+export function replicaEnv(name, baseEnv, { port, otlpSinkUrl }) {
+  const env = {
+    ...baseEnv,
+    PORT: String(port),
+    LOG_LEVEL: name.endsWith('-warn') ? 'warn' : 'info',
+    ADMIN_API_ENABLED: 'false',
+    ADMIN_TOKEN: '',
+  };
+  for (const variable of OTLP_ENDPOINT_VARIABLES) env[variable] = '';
+  if (name === 'gateway-traced') {
+    if (!otlpSinkUrl) throw new Error('gateway-traced needs the OTLP sink');
+    env.OTEL_EXPORTER_OTLP_ENDPOINT = otlpSinkUrl;
+    env.OTEL_SERVICE_NAME = name;
+  }
+  return env;
+}
+
 /** The id of the one key seeded for `accountId`. */
 async function keyIdOf(accountId) {
   const client = new pg.Client({ connectionString: databaseUrlFor(BENCH_DATABASE) });
@@ -98,10 +124,11 @@ async function keyIdOf(accountId) {
 
 /**
  * Starts and remembers processes. `log` prints progress; `logDir` receives the stdout/stderr of the
- * processes whose output is not the product's (proxy, peer); `profileDir` turns on --cpu-prof for the
- * gateway target.
+ * processes whose output is not the product's (proxy, insert-enqueue, OTLP sink); `profileDir` turns
+ * on --cpu-prof for the gateway target; `taskStreams` is how many progress streams the task-streams
+ * scenario opens for the stack's one account (the gateway's cap per account, 100 by default).
  */
-export function createStack({ root, logDir, log, profileDir = null, videoWorkers = 1 }) {
+export function createStack({ root, logDir, log, profileDir = null, videoWorkers = 1, taskStreams = 100 }) {
   const children = [];
   let stopping = false;
   let objectStoreDir = null;
@@ -140,6 +167,18 @@ export function createStack({ root, logDir, log, profileDir = null, videoWorkers
     const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', logFile, logFile] });
     closeSync(logFile);
     return remember(child, name);
+  }
+
+  /** The OTLP receiver of the gateway-traced target (bench/otlp-sink.mjs), a process of its own. */
+  async function startOtlpSink() {
+    const port = await freePort();
+    const child = spawnLogged('otlp-sink', [join(root, 'bench', 'otlp-sink.mjs')], {
+      ...process.env,
+      PORT: String(port),
+    });
+    const url = `http://127.0.0.1:${port}`;
+    await waitUntilReady(child, `${url}/__sink/stats`, 30_000);
+    return { url, pid: child.pid };
   }
 
   async function startSimulator() {
@@ -186,32 +225,6 @@ export function createStack({ root, logDir, log, profileDir = null, videoWorkers
     };
   }
 
-  async function startPeer(simulator) {
-    const entry = join(root, 'bench', 'node_modules', '@portkey-ai', 'gateway', 'build', 'start-server.js');
-    if (!existsSync(entry))
-      throw new Error(`peer gateway not installed (${entry}); run npm install in bench/`);
-    const port = await freePort();
-    const child = spawnLogged('peer', [entry, `--port=${port}`, '--headless'], {
-      ...process.env,
-      NODE_ENV: 'production',
-    });
-    const baseUrl = `http://127.0.0.1:${port}`;
-    await waitUntilReady(child, `${baseUrl}/`, 30_000);
-    return {
-      name: 'peer',
-      baseUrl,
-      families: {
-        openai: {
-          ...bearerHeaders(SIM_KEYS.openai),
-          'x-portkey-provider': 'openai',
-          'x-portkey-custom-host': `${simulator.url}/v1`,
-        },
-      },
-      mainPid: child.pid,
-      groups: { main: [child.pid], simulator: [simulator.pid] },
-    };
-  }
-
   /**
    * A fresh `gateway_bench` database (dropped, then migrated), a clean `bench:` Redis prefix, the four
    * workers, the demo channels pointing at the simulator and a key whose account has more credit than
@@ -239,6 +252,8 @@ export function createStack({ root, logDir, log, profileDir = null, videoWorkers
       SSRF_ALLOW_HOSTS: '127.0.0.1',
       // The stored images of a run are thrown away with the stack.
       OBJECT_STORE_DIR: objectStoreDir,
+      // The task-streams scenario opens all its streams for the stack's one account.
+      TASK_EVENTS_MAX_STREAMS_PER_ACCOUNT: String(taskStreams),
     };
     // With --profile, worker-video runs under --cpu-prof too, its profiles beside the gateway's folder.
     const workerFlags = (app) =>
@@ -274,18 +289,15 @@ export function createStack({ root, logDir, log, profileDir = null, videoWorkers
       ),
       baseUrl: `http://127.0.0.1:${adminPort}`,
     };
+    const otlpSink = names.includes('gateway-traced') ? await startOtlpSink() : null;
     const gateways = [];
     for (const name of names) {
       const port = await freePort();
-      const env = {
-        ...baseEnv,
-        PORT: String(port),
-        LOG_LEVEL: name.endsWith('-warn') ? 'warn' : 'info',
-        ADMIN_API_ENABLED: 'false',
-        ADMIN_TOKEN: '',
-      };
-      const nodeFlags =
-        profileDir && name === 'gateway' ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+      const env = replicaEnv(name, baseEnv, { port, otlpSinkUrl: otlpSink?.url });
+      // The baseline build is profiled beside this one (its own folder), so that an A/B can be read
+      // function by function.
+      const profileTarget = { gateway: profileDir, baseline: profileDir && `${profileDir}-baseline` }[name];
+      const nodeFlags = profileTarget ? ['--cpu-prof', `--cpu-prof-dir=${profileTarget}`] : [];
       // --cpu-prof is not allowed in NODE_OPTIONS: it goes on the command line.
       const child = remember(startApp(appRoot, 'gateway', env, { quiet: true, nodeFlags }), name);
       gateways.push({ name, child, baseUrl: `http://127.0.0.1:${port}` });
@@ -344,6 +356,8 @@ export function createStack({ root, logDir, log, profileDir = null, videoWorkers
         redisPrefix,
         env: baseEnv,
         workerPids: workers.filter((worker) => worker.appName === 'worker-video').map((worker) => worker.pid),
+        // The account whose key the target holds: the task-streams scenario writes its tasks for it.
+        accountId,
       },
       groups: {
         main: [child.pid],
@@ -352,7 +366,10 @@ export function createStack({ root, logDir, log, profileDir = null, videoWorkers
         postgres: () => findProcesses(['postgres:', ` ${database} `]),
         redis: redisPids,
         simulator: [simulator.pid],
+        // The traced replica's receiver: what a collector beside it would cost, apart from the gateway.
+        ...(name === 'gateway-traced' ? { 'otlp sink': [otlpSink.pid] } : {}),
       },
+      ...(name === 'gateway-traced' ? { otlpSinkUrl: otlpSink.url } : {}),
     }));
   }
 
@@ -414,7 +431,6 @@ export function createStack({ root, logDir, log, profileDir = null, videoWorkers
     startSimulator,
     directTarget,
     startProxy,
-    startPeer,
     startGateways,
     startTaskBaseline,
     assertAlive,

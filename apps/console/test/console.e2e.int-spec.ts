@@ -135,6 +135,25 @@ describe('the operator console in a real browser', () => {
       .locator('tr[data-channel="e2e-kappa"]')
       .getByText(/^OK in \d+ ms/)
       .waitFor();
+
+    // A poll-rate ceiling: checked before it is sent, then saved and shown in the list and the form.
+    await button(page, 'Edit e2e-kappa').click();
+    const edit = page.getByRole('form', { name: 'Edit channel e2e-kappa' });
+    await edit.getByLabel('Polls per second').fill('0');
+    await button(edit, 'Save channel').click();
+    await edit.getByText('Polls per second must be between 0.01 and 10000.').waitFor();
+    expect(await edit.getByLabel('Polls per second').getAttribute('aria-invalid')).toBe('true');
+    await edit.getByLabel('Polls per second').fill('2.5');
+    await button(edit, 'Save channel').click();
+    await edit.waitFor({ state: 'detached' });
+    await page
+      .locator('tr[data-channel="e2e-kappa"] td[title="Ceiling on task polls per second"]', {
+        hasText: '2.5',
+      })
+      .waitFor();
+    await button(page, 'Edit e2e-kappa').click();
+    expect(await edit.getByLabel('Polls per second').inputValue()).toBe('2.5');
+    await button(edit, 'Cancel').click();
   });
 
   it('creates an account and gives it credit', async () => {

@@ -1,6 +1,6 @@
-import { Module, type DynamicModule, type INestApplicationContext } from '@nestjs/common';
+import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { QUEUE_NAMES, TaskStepWorkerModule, WorkerRuntimeModule } from '@gateway/tasks';
+import { ImageWorkerUnderTest } from '@gateway/testing-workers';
 import { waitFor } from '@gateway/testing';
 import { BetaActionClient } from './beta-action.client';
 import { GatewayHarness } from './gateway-harness';
@@ -8,29 +8,6 @@ import { GatewayHarness } from './gateway-harness';
 /** BETA_TEST_PRICES: one 1k image. */
 const ONE_1K_IMAGE = 20_000n;
 const CREDIT = 1_000_000n;
-
-/**
- * worker-image's composition (apps/worker-image/src/worker-image.module.ts: the shared step worker on
- * the image-tasks queue), built here from the libraries, since an app's test may not import another
- * app; configured like the gateway under test, with short poll delays.
- */
-@Module({})
-class ImageWorkerUnderTest {
-  static forEnvironment(env: Record<string, string>): DynamicModule {
-    return {
-      module: ImageWorkerUnderTest,
-      imports: [
-        WorkerRuntimeModule.forRoot({ serviceName: 'worker-image', env }),
-        TaskStepWorkerModule.forQueue({
-          queue: QUEUE_NAMES.imageTasks,
-          concurrencyVariable: 'IMAGE_WORKER_CONCURRENCY',
-          defaultConcurrency: 4,
-          timing: { minPollDelayMs: 20, maxPollDelayMs: 100 },
-        }),
-      ],
-    };
-  }
-}
 
 /** `/bt` tasks and worker-image together: whoever sees the end of a task first settles it, once. */
 describe('/bt tasks with worker-image running', () => {

@@ -1,4 +1,4 @@
-import { GatewayError } from '../src/platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 
 /**
  * For unit specs: the GatewayError `run` throws. Any other error is rethrown, and a run that returns

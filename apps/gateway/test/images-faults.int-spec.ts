@@ -1,11 +1,12 @@
-import { Module, type DynamicModule, type INestApplicationContext } from '@nestjs/common';
+import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { ImageWorkerUnderTest } from '@gateway/testing-workers';
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import { Client, type Pool } from 'pg';
 import { SettlementService } from '@gateway/billing';
 import { createPgPool } from '@gateway/db/pg-pool';
-import { QUEUE_NAMES, TaskStepWorkerModule, WorkerRuntimeModule } from '@gateway/tasks';
+import { QUEUE_NAMES } from '@gateway/tasks';
 import { fromSettlementJob, type TextSettlementJob } from '@gateway/tasks/queues';
 import { killClientsNamedUnder, TEST_POSTGRES_ADMIN_URL, waitFor } from '@gateway/testing';
 import { BetaActionClient } from './beta-action.client';
@@ -16,25 +17,6 @@ import { whileDatabaseRefusesConnections } from './postgres-outage';
 /** BETA_TEST_PRICES: one 1k image. */
 const ONE_1K_IMAGE = 20_000n;
 const CREDIT = 1_000_000_000n;
-
-/** worker-image's composition, as beta-action-worker.int-spec.ts builds it (an app's test may not import another app). */
-@Module({})
-class ImageWorkerUnderTest {
-  static forEnvironment(env: Record<string, string>): DynamicModule {
-    return {
-      module: ImageWorkerUnderTest,
-      imports: [
-        WorkerRuntimeModule.forRoot({ serviceName: 'worker-image', env }),
-        TaskStepWorkerModule.forQueue({
-          queue: QUEUE_NAMES.imageTasks,
-          concurrencyVariable: 'IMAGE_WORKER_CONCURRENCY',
-          defaultConcurrency: 4,
-          timing: { minPollDelayMs: 20, maxPollDelayMs: 100 },
-        }),
-      ],
-    };
-  }
-}
 
 /**
  * Image requests and `/bt` tasks when the connections under them are lost: a database that refuses

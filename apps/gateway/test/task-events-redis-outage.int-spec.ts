@@ -20,7 +20,10 @@ describe('task event streams through a Redis outage', () => {
 
   beforeAll(async () => {
     proxy = await TcpOutageProxy.start(REDIS_URL);
-    harness = await GatewayHarness.start({ REDIS_URL: proxy.url(REDIS_URL), TASK_EVENTS_POLL_MS: '50' });
+    harness = await GatewayHarness.start({
+      REDIS_URL: proxy.url(REDIS_URL),
+      TASK_EVENTS_FALLBACK_POLL_MS: '50',
+    });
     demo = await seedVideoDemo(harness);
     // The worker reaches Redis directly: only the gateway loses it.
     worker = await startVideoWorker(harness, { REDIS_URL });

@@ -17,8 +17,9 @@ interface TaskData {
 
 /**
  * `GET /v1/tasks/{id}/events` end to end: the gateway, worker-video and the simulators, the events fed
- * by the database's trigger and the gateway's one LISTEN. Each stream's ids are checked against the
- * recorded history (task_events): every change once, in order, across a dropped connection too.
+ * by the database's trigger and the gateway's one reader (a 50 ms fallback poll here, besides the
+ * writers' announcements). Each stream's ids are checked against the recorded history (task_events):
+ * every change once, in order, across a dropped connection too.
  */
 describe('task event streams', () => {
   let harness: GatewayHarness;
@@ -28,11 +29,13 @@ describe('task event streams', () => {
   beforeAll(async () => {
     harness = await GatewayHarness.start({
       TASK_EVENTS_HEARTBEAT_MS: '200',
-      TASK_EVENTS_POLL_MS: '50',
+      TASK_EVENTS_FALLBACK_POLL_MS: '50',
       TASK_EVENTS_MAX_STREAMS_PER_ACCOUNT: '3',
     });
     demo = await seedVideoDemo(harness);
-    worker = await startVideoWorker(harness);
+    // Tasks of a second or two: every progress a poll brings is written (not one per 5 s), so that the
+    // streams have progress events to follow.
+    worker = await startVideoWorker(harness, { TASK_PROGRESS_WRITE_INTERVAL_MS: '100' });
   });
   afterAll(async () => {
     await worker?.close();

@@ -1,8 +1,8 @@
-import { Module, type DynamicModule, type INestApplicationContext } from '@nestjs/common';
+import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { ImageWorkerUnderTest } from '@gateway/testing-workers';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createPgPool, createPrismaClient, type PrismaClient } from '@gateway/db';
-import { QUEUE_NAMES, TaskStepWorkerModule, WorkerRuntimeModule } from '@gateway/tasks';
 import { waitFor } from '@gateway/testing';
 import { startTestDeliveryWorker, WebhookReceiver } from '@gateway/testing-workers/webhooks';
 import { WEBHOOK_EVENT_TYPES, type WebhookDeliveryWorker } from '@gateway/webhooks';
@@ -14,25 +14,6 @@ import { seedThetaChannel, startAssetWorker, ThetaClient } from './theta-demo';
 import { seedVideoDemo, videoClient } from './video-demo';
 
 const PUBLIC_BASE_URL = 'https://gateway.example.test';
-
-/** worker-image's composition (the step worker on image-tasks), built from the libraries. */
-@Module({})
-class ImageWorkerUnderTest {
-  static forEnvironment(env: Record<string, string>): DynamicModule {
-    return {
-      module: ImageWorkerUnderTest,
-      imports: [
-        WorkerRuntimeModule.forRoot({ serviceName: 'worker-image', env }),
-        TaskStepWorkerModule.forQueue({
-          queue: QUEUE_NAMES.imageTasks,
-          concurrencyVariable: 'IMAGE_WORKER_CONCURRENCY',
-          defaultConcurrency: 4,
-          timing: { minPollDelayMs: 20, maxPollDelayMs: 100 },
-        }),
-      ],
-    };
-  }
-}
 
 /**
  * Tasks made through the gateway's own routes and ended by the task workers reach a registered

@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { GatewayConfig } from '@gateway/config';
+import { imageJobSteps } from '@gateway/images/worker';
 import { createObjectStore } from '@gateway/storage';
 import {
   QUEUE_NAMES,
@@ -11,7 +12,11 @@ import {
 import { OBJECT_STORE } from './object-store.token';
 import { StoredFilesSweepProcessor } from './stored-files-sweep.processor';
 
-/** Asynchronous image tasks (the beta Action API): submit, poll, settle; and the stored files' retention. */
+/**
+ * Asynchronous image tasks: the beta Action API's (submit, poll, settle) and the image jobs of
+ * `Prefer: respond-async` (the synchronous route's upstream call, made here); and the stored files'
+ * retention.
+ */
 @Module({})
 export class WorkerImageModule {
   static forRoot(options: TaskStepWorkerAppOptions = {}): DynamicModule {
@@ -25,6 +30,7 @@ export class WorkerImageModule {
           queue: QUEUE_NAMES.imageTasks,
           concurrencyVariable: 'IMAGE_WORKER_CONCURRENCY',
           defaultConcurrency: 16,
+          delegatedSteps: imageJobSteps(),
         }),
       ],
       providers: [

@@ -11,6 +11,7 @@ describe('RequestLogRollupProcessor', () => {
   const logger = {
     warn: (_fields: unknown, message: string) => warnings.push(message),
   } as unknown as GatewayLogger;
+  const config = { rollupRetention: { minuteDays: 7, hourDays: 400, sweepBatch: 1_000 } };
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -30,7 +31,7 @@ describe('RequestLogRollupProcessor', () => {
   });
 
   it('rolls every minute older than the settle lag, leaving the newest rows raw', async () => {
-    const processor = new RequestLogRollupProcessor(pool, logger);
+    const processor = new RequestLogRollupProcessor(pool, logger, config);
     expect(await processor.rollUp()).toBe(true);
     const { rows } = await pool.query<{ rolled: number; raw: number; lag_s: number }>(
       `SELECT (SELECT sum(requests)::int FROM request_log_minutes WHERE dimension = 'total') AS rolled,
@@ -53,7 +54,7 @@ describe('RequestLogRollupProcessor', () => {
   it('logs a failed tick instead of throwing, and stops cleanly', async () => {
     const broken = new Pool({ connectionString: database.url, max: 1 });
     await broken.end();
-    const processor = new RequestLogRollupProcessor(broken, logger);
+    const processor = new RequestLogRollupProcessor(broken, logger, config);
     processor.onApplicationBootstrap();
     await processor.onApplicationShutdown();
     expect(warnings).toContain('request-log rollup failed');

@@ -6,6 +6,7 @@ import {
 } from '@nestjs/common';
 import type { GatewayConfig } from '@gateway/config';
 import type { PrismaClient } from '@gateway/db';
+import { IMAGE_JOB_EVENT_RENDERERS } from '@gateway/images';
 import type { GatewayLogger, WorkerMetrics } from '@gateway/observability';
 import { createSafeFetcher } from '@gateway/providers-core';
 import { PG_POOL, PRISMA_CLIENT, WORKER_CONFIG, WORKER_LOGGER, WORKER_METRICS } from '@gateway/tasks';
@@ -46,7 +47,7 @@ export class WebhookDeliveryProcessor implements OnApplicationBootstrap, BeforeA
     this.worker = new WebhookDeliveryWorker({
       store: new CountedWebhookDeliveryStore(pool, metrics),
       sender: new WebhookSender(fetcher),
-      renderer: new EventDataRenderer(prisma, baseUrl),
+      renderer: new EventDataRenderer(prisma, baseUrl, IMAGE_JOB_EVENT_RENDERERS),
       masterKeys: config.masterKeys,
       settings: config.webhooks,
       logger,

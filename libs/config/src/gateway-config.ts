@@ -114,6 +114,8 @@ export interface GatewayConfig {
   readonly objectSweepIntervalMs: number;
   /** How long finished task rows and their stored requests are kept (worker-text's sweep). */
   readonly taskRetention: TaskRetention;
+  /** How long the request-log rollups are kept (worker-text's rollup tick). */
+  readonly rollupRetention: RollupRetention;
   /** Delivery of webhook events (worker-text's delivery worker). */
   readonly webhooks: WebhookSettings;
   /** The operator console at /console and its sign-in sessions. */
@@ -126,10 +128,11 @@ export interface TaskEventStreams {
   /** TASK_EVENTS_HEARTBEAT_MS: a comment line after this long without an event. */
   readonly heartbeatMs: number;
   /**
-   * TASK_EVENTS_POLL_MS: how often an instance with open streams reads the new events of their tasks,
-   * one query for all of them (the longest an event waits before it is sent).
+   * TASK_EVENTS_FALLBACK_POLL_MS: how often an instance with open streams reads the new events of all
+   * their tasks without being woken by an announcement (Redis pub/sub), one query for all of them: the
+   * longest an event waits when its announcement was lost.
    */
-  readonly pollMs: number;
+  readonly fallbackPollMs: number;
   /** TASK_EVENTS_MAX_STREAMS_PER_ACCOUNT: open streams one account may hold on one instance. */
   readonly maxStreamsPerAccount: number;
   /** TASK_EVENTS_MAX_STREAMS: open streams one instance serves. */
@@ -161,6 +164,16 @@ export interface WebhookSettings {
   readonly workerConcurrency: number;
   /** WEBHOOK_RETENTION_DAYS: an ended delivery (and its attempts, and its event) is deleted this long after; 0 keeps them. */
   readonly retentionDays: number;
+}
+
+/** The retention of the request-log rollups (docs/admin-figures.md). */
+export interface RollupRetention {
+  /** ROLLUP_MINUTE_RETENTION_DAYS: minute rows (the overview's minute charts) are kept this long. */
+  readonly minuteDays: number;
+  /** ROLLUP_HOUR_RETENTION_DAYS: hour rows (usage, the overview's hourly charts) are kept this long. */
+  readonly hourDays: number;
+  /** ROLLUP_SWEEP_BATCH: the most rows one sweep statement deletes from each rollup. */
+  readonly sweepBatch: number;
 }
 
 /** The retention of finished tasks (docs/task-storage.md); a count of days of 0 keeps for ever. */

@@ -7,6 +7,7 @@ import { parseMasterKeyring } from './master-keyring.parse';
 import { parseObjectStoreConfig } from './object-store-config.parse';
 import { parseRedisTopology, queuePrefixOf, readRedisPrefix } from './redis-topology.parse';
 import { parseTaskEventStreams } from './task-event-streams.parse';
+import { parseRollupRetention } from './rollup-retention.parse';
 import { parseTaskRetention } from './task-retention.parse';
 import { parseVideoTaskDeadlines } from './video-task-deadlines.parse';
 import { parseWebhookSettings } from './webhook-settings.parse';
@@ -81,6 +82,7 @@ export function loadConfig(env: Environment = process.env): GatewayConfig {
     objectStore: parseObjectStoreConfig(reader),
     objectSweepIntervalMs: reader.integer('OBJECT_SWEEP_INTERVAL_MS', 900_000, { min: 1_000 }),
     taskRetention: parseTaskRetention(reader),
+    rollupRetention: parseRollupRetention(reader),
     webhooks: parseWebhookSettings(reader),
     console: parseConsoleConfig(reader, adminApiEnabled),
     taskEvents: parseTaskEventStreams(reader),

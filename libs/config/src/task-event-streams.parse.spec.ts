@@ -2,10 +2,10 @@ import { loadConfig } from './load-config';
 import { problemsOf, REQUIRED } from './testing/config-problems';
 
 describe('task event streams', () => {
-  it('sends a heartbeat every 15 s, reads new events every 500 ms, caps 100 streams per account and 20,000 per instance, keeps events 24 h', () => {
+  it('sends a heartbeat every 15 s, polls for missed announcements every 5 s, caps 100 streams per account and 20,000 per instance, keeps events 24 h', () => {
     expect(loadConfig(REQUIRED).taskEvents).toEqual({
       heartbeatMs: 15_000,
-      pollMs: 500,
+      fallbackPollMs: 5_000,
       maxStreamsPerAccount: 100,
       maxStreams: 20_000,
       retentionHours: 24,
@@ -16,14 +16,14 @@ describe('task event streams', () => {
     const { taskEvents } = loadConfig({
       ...REQUIRED,
       TASK_EVENTS_HEARTBEAT_MS: '200',
-      TASK_EVENTS_POLL_MS: '50',
+      TASK_EVENTS_FALLBACK_POLL_MS: '50',
       TASK_EVENTS_MAX_STREAMS_PER_ACCOUNT: '3',
       TASK_EVENTS_MAX_STREAMS: '1000',
       TASK_EVENTS_RETENTION_HOURS: '2',
     });
     expect(taskEvents).toEqual({
       heartbeatMs: 200,
-      pollMs: 50,
+      fallbackPollMs: 50,
       maxStreamsPerAccount: 3,
       maxStreams: 1000,
       retentionHours: 2,

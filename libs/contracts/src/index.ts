@@ -40,6 +40,7 @@ export * from './openai/image-request-fields.dto';
 export * from './openai/image-generation-request.dto';
 export * from './openai/image-edit-request.dto';
 export * from './openai/image-response.view';
+export * from './openai/image-task.view';
 export * from './openai/video-values.constants';
 export * from './openai/video-request-fields.check';
 export * from './openai/video-create-request.dto';

@@ -11,3 +11,4 @@ export * from './secret/channel-fields.decrypt';
 export * from './secret/channel-secret.cipher';
 export * from './secret/secret-settings.sealing';
 export * from './selection/channel-selector';
+export * from './failover/channel-failover';

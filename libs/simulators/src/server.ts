@@ -8,6 +8,7 @@ import { registerEtaRoutes } from './eta/eta.routes';
 import { registerGammaRoutes } from './gamma/gamma.routes';
 import { registerKappaRoutes } from './kappa/kappa.routes';
 import { registerLambdaRoutes } from './lambda/lambda.routes';
+import { lazySchemaCompilers } from './lazy-schema-compilers';
 import { registerMuRoutes } from './mu/mu.routes';
 import { notFoundHandler } from './not-found.handler';
 import { registerOmegaRoutes } from './omega/omega.routes';
@@ -41,6 +42,7 @@ export function createSimulatorServer(options: SimulatorOptions = {}): FastifyIn
       state.begin(request, directives);
       return url;
     },
+    schemaController: { compilersFactory: lazySchemaCompilers() },
   });
   // Bodies stay raw text: the journal keeps them verbatim, the directive marker is found with
   // indexOf, and each wire parses JSON itself.

@@ -10,4 +10,6 @@ export * from './jobs/text-settlement.job';
 // Pure helpers the gateway's poll hints need (no Prisma, no BullMQ at run time).
 export * from './task/task-status';
 export * from './task/poll-delay.util';
+// The progress streams' wake-up: the channel and message format the gateway subscribes to.
+export * from './task/task-change.announcement';
 export { DEFAULT_TASK_STEP_TIMING, type TaskStepTiming } from './task/task-step.types';

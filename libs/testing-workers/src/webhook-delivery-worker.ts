@@ -1,5 +1,6 @@
 import type { GatewayConfig, WebhookSettings } from '@gateway/config';
 import type { PrismaClient } from '@gateway/db';
+import { IMAGE_JOB_EVENT_RENDERERS } from '@gateway/images';
 import { createSafeFetcher } from '@gateway/providers-core';
 import {
   EventDataRenderer,
@@ -37,7 +38,11 @@ export function startTestDeliveryWorker(options: TestDeliveryWorkerOptions): Web
         maxRedirects: 0,
       }),
     ),
-    renderer: new EventDataRenderer(options.prisma, config.publicBaseUrl ?? 'https://gateway.example.test'),
+    renderer: new EventDataRenderer(
+      options.prisma,
+      config.publicBaseUrl ?? 'https://gateway.example.test',
+      IMAGE_JOB_EVENT_RENDERERS,
+    ),
     masterKeys: config.masterKeys,
     settings: { ...config.webhooks, ...settings },
     logger: { info: log, warn: log },

@@ -1,6 +1,6 @@
 import type { DynamicModule, INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import { deleteKeysUnderPrefix, killClientsNamedUnder } from './redis-faults';
@@ -41,7 +41,10 @@ export async function startWorkerOnFreshStores(options: {
   };
   const app = await NestFactory.createApplicationContext(options.module(env), { logger: false });
   const redis = new Redis(REDIS_URL);
-  const queue = new Queue(options.queueName, { connection: { url: REDIS_URL }, prefix });
+  // Loaded here, not with the module: every test file that imports @gateway/testing would load
+  // BullMQ (about 0.1 s of CPU) for the few worker tests that call this.
+  const bullmq = await import('bullmq');
+  const queue = new bullmq.Queue(options.queueName, { connection: { url: REDIS_URL }, prefix });
   return {
     app,
     prefix,

@@ -2,3 +2,4 @@
 // need neither the renderers nor the delivery worker, nor what those load.
 export * from './webhook-event-types';
 export * from './webhook-outbox';
+export { newWebhookEventId } from './webhook-ids.util';

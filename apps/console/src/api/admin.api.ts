@@ -31,6 +31,7 @@ export interface ChannelInput {
   models?: ChannelModel[];
   priority?: number;
   weight?: number;
+  pollsPerSecond?: number | null;
   status?: 'enabled' | 'disabled';
 }
 

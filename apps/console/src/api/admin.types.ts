@@ -22,6 +22,8 @@ export interface Channel {
   settings: Record<string, unknown>;
   priority: number;
   weight: number;
+  /** Ceiling on this channel's task polls per second across every worker; null: none. */
+  pollsPerSecond: number | null;
   status: 'enabled' | 'disabled';
   createdAt: string;
   updatedAt: string;

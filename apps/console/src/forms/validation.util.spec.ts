@@ -4,6 +4,7 @@ import {
   jsonObject,
   listOfNames,
   optionalInteger,
+  pollsPerSecond,
   requiredName,
 } from './validation.util';
 
@@ -27,6 +28,18 @@ describe('console form checks', () => {
     expect(optionalInteger('1.5', 'Priority', { min: 0 }).problem).toMatch(/whole number/);
     expect(optionalInteger('0', 'Weight', { min: 1 }).problem).toMatch(/between 1 and/);
     expect(optionalInteger('2147483648', 'Weight', { min: 1 }).problem).toMatch(/2147483647/);
+  });
+
+  it('reads a poll-rate ceiling: a decimal within the API bounds, or none', () => {
+    expect(pollsPerSecond('')).toEqual({ value: null });
+    expect(pollsPerSecond(' 2.5 ')).toEqual({ value: 2.5 });
+    expect(pollsPerSecond('.5')).toEqual({ value: 0.5 });
+    expect(pollsPerSecond('10000')).toEqual({ value: 10_000 });
+    expect(pollsPerSecond('0.01')).toEqual({ value: 0.01 });
+    for (const refused of ['0', '0.001', '10000.5', '1e9'])
+      expect(pollsPerSecond(refused).problem).toMatch(/between 0.01 and 10000|a number/);
+    for (const refused of ['-1', 'abc', '1,5', 'Infinity', 'NaN', '0x10', '1e2'])
+      expect(pollsPerSecond(refused).problem).toMatch(/must be a number/);
   });
 
   it('reads a JSON object and nothing else', () => {

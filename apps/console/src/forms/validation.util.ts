@@ -39,6 +39,28 @@ export function optionalInteger(
   return { value: number };
 }
 
+/** The bounds of a channel's poll-rate ceiling, as the admin API checks them (CreateChannelDto). */
+export const POLLS_PER_SECOND_MIN = 0.01;
+export const POLLS_PER_SECOND_MAX = 10_000;
+
+/**
+ * A channel's ceiling on task polls per second: a decimal number within the API's bounds, or empty for
+ * no ceiling (null, which also clears one on an edit).
+ */
+export function pollsPerSecond(value: string): { value: number | null; problem?: string } {
+  const text = value.trim();
+  if (text === '') return { value: null };
+  if (!/^\d+(\.\d+)?$|^\.\d+$/.test(text))
+    return { value: null, problem: 'Polls per second must be a number, like 2 or 0.5.' };
+  const number = Number(text);
+  if (number < POLLS_PER_SECOND_MIN || number > POLLS_PER_SECOND_MAX)
+    return {
+      value: null,
+      problem: `Polls per second must be between ${POLLS_PER_SECOND_MIN} and ${POLLS_PER_SECOND_MAX}.`,
+    };
+  return { value: number };
+}
+
 /** A JSON object typed in a text area; empty means {}. */
 export function jsonObject(value: string): { value?: Record<string, unknown>; problem?: string } {
   if (value.trim() === '') return { value: {} };

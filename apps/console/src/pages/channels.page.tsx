@@ -2,13 +2,13 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { channelsApi } from '../api/admin.api';
 import type { Channel, ChannelTestResult } from '../api/admin.types';
+import { clientPaging } from '../hooks/list-paging';
 import { useClientPages } from '../hooks/use-client-pages';
 import { Badge } from '../ui/badge';
 import { ConfirmButton } from '../ui/confirm-button';
-import { ErrorBanner } from '../ui/error-banner';
 import { TextField } from '../ui/field';
+import { ListPage, Toolbar } from '../ui/list-page';
 import { PageHeader, Panel } from '../ui/page-header';
-import { Pager } from '../ui/pager';
 import { ChannelForm } from './channels/channel-form';
 
 function recentErrors(channel: Channel): string {
@@ -78,110 +78,109 @@ export function ChannelsPage() {
           />
         </Panel>
       )}
-      <div className="toolbar">
-        <TextField label="Filter by name, type or model" type="search" value={filter} onChange={setFilter} />
-      </div>
-      <ErrorBanner error={channels.error ?? toggle.error ?? remove.error} />
-      {channels.isPending && <p className="muted">Loading channels…</p>}
-      {channels.data && matching.length === 0 && (
-        <p className="muted">No channel yet: create one to route traffic.</p>
-      )}
-      {pages.visible.length > 0 && (
-        <div className="table-wrap">
-          <table className="table">
-            <caption className="visually-hidden">Channels</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Type</th>
-                <th scope="col">Models</th>
-                <th scope="col" className="num">
-                  Priority
-                </th>
-                <th scope="col">Status</th>
-                <th scope="col">Circuit</th>
-                <th scope="col">Recent errors</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {pages.visible.map((channel) => {
-                const result = tests[channel.id];
-                return (
-                  <tr key={channel.id} data-channel={channel.name}>
-                    <td>
-                      <strong>{channel.name}</strong>
-                      <div className="muted small">{channel.baseUrl}</div>
-                      {result !== undefined && (
-                        <div
-                          className={`small ${result instanceof Error || result.ok === false ? 'text-bad' : 'text-ok'}`}
-                          role="status"
-                        >
-                          {result instanceof Error ? `Test refused: ${result.message}` : testSummary(result)}
-                        </div>
-                      )}
-                    </td>
-                    <td>{channel.type}</td>
-                    <td className="models-cell" title={channel.models.map(({ model }) => model).join(', ')}>
-                      {channel.models
-                        .slice(0, 3)
-                        .map(({ model }) => model)
-                        .join(', ')}
-                      {channel.models.length > 3 ? ` +${channel.models.length - 3}` : ''}
-                    </td>
-                    <td className="num">{channel.priority}</td>
-                    <td>
-                      <Badge value={channel.status} />
-                    </td>
-                    <td>{channel.circuit ? <Badge value={channel.circuit.state} /> : '—'}</td>
-                    <td>{recentErrors(channel)}</td>
-                    <td className="actions">
-                      <button
-                        type="button"
-                        className="button"
-                        aria-label={`Edit ${channel.name}`}
-                        onClick={() => setEditing(channel)}
-                      >
-                        Edit
-                      </button>
-                      <button
-                        type="button"
-                        className="button"
-                        aria-label={`Test ${channel.name}`}
-                        disabled={test.isPending && test.variables?.id === channel.id}
-                        onClick={() => test.mutate(channel)}
-                      >
-                        Test
-                      </button>
-                      <button
-                        type="button"
-                        className="button"
-                        aria-label={`${channel.status === 'enabled' ? 'Disable' : 'Enable'} ${channel.name}`}
-                        onClick={() => toggle.mutate(channel)}
-                      >
-                        {channel.status === 'enabled' ? 'Disable' : 'Enable'}
-                      </button>
-                      <ConfirmButton
-                        label="Delete"
-                        confirmLabel={`Delete ${channel.name}`}
-                        onConfirm={() => remove.mutate(channel)}
-                      />
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <Pager
+      <ListPage
         label="Channels"
-        page={pages.page}
-        pageCount={pages.pageCount}
-        hasPrevious={pages.page > 1}
-        hasNext={pages.page < pages.pageCount}
-        onPrevious={() => pages.setPage(pages.page - 1)}
-        onNext={() => pages.setPage(pages.page + 1)}
+        filters={
+          <Toolbar>
+            <TextField
+              label="Filter by name, type or model"
+              type="search"
+              value={filter}
+              onChange={setFilter}
+            />
+          </Toolbar>
+        }
+        error={channels.error ?? toggle.error ?? remove.error}
+        loading={channels.isPending}
+        loadingText="Loading channels…"
+        rows={channels.data ? pages.visible : undefined}
+        emptyText="No channel yet: create one to route traffic."
+        columns={
+          <>
+            <th scope="col">Name</th>
+            <th scope="col">Type</th>
+            <th scope="col">Models</th>
+            <th scope="col" className="num">
+              Priority
+            </th>
+            <th scope="col" className="num">
+              Polls/s
+            </th>
+            <th scope="col">Status</th>
+            <th scope="col">Circuit</th>
+            <th scope="col">Recent errors</th>
+            <th scope="col">Actions</th>
+          </>
+        }
+        renderRow={(channel) => {
+          const result = tests[channel.id];
+          return (
+            <tr key={channel.id} data-channel={channel.name}>
+              <td>
+                <strong>{channel.name}</strong>
+                <div className="muted small">{channel.baseUrl}</div>
+                {result !== undefined && (
+                  <div
+                    className={`small ${result instanceof Error || result.ok === false ? 'text-bad' : 'text-ok'}`}
+                    role="status"
+                  >
+                    {result instanceof Error ? `Test refused: ${result.message}` : testSummary(result)}
+                  </div>
+                )}
+              </td>
+              <td>{channel.type}</td>
+              <td className="models-cell" title={channel.models.map(({ model }) => model).join(', ')}>
+                {channel.models
+                  .slice(0, 3)
+                  .map(({ model }) => model)
+                  .join(', ')}
+                {channel.models.length > 3 ? ` +${channel.models.length - 3}` : ''}
+              </td>
+              <td className="num">{channel.priority}</td>
+              <td className="num" title="Ceiling on task polls per second">
+                {channel.pollsPerSecond ?? '—'}
+              </td>
+              <td>
+                <Badge value={channel.status} />
+              </td>
+              <td>{channel.circuit ? <Badge value={channel.circuit.state} /> : '—'}</td>
+              <td>{recentErrors(channel)}</td>
+              <td className="actions">
+                <button
+                  type="button"
+                  className="button"
+                  aria-label={`Edit ${channel.name}`}
+                  onClick={() => setEditing(channel)}
+                >
+                  Edit
+                </button>
+                <button
+                  type="button"
+                  className="button"
+                  aria-label={`Test ${channel.name}`}
+                  disabled={test.isPending && test.variables?.id === channel.id}
+                  onClick={() => test.mutate(channel)}
+                >
+                  Test
+                </button>
+                <button
+                  type="button"
+                  className="button"
+                  aria-label={`${channel.status === 'enabled' ? 'Disable' : 'Enable'} ${channel.name}`}
+                  onClick={() => toggle.mutate(channel)}
+                >
+                  {channel.status === 'enabled' ? 'Disable' : 'Enable'}
+                </button>
+                <ConfirmButton
+                  label="Delete"
+                  confirmLabel={`Delete ${channel.name}`}
+                  onConfirm={() => remove.mutate(channel)}
+                />
+              </td>
+            </tr>
+          );
+        }}
+        paging={clientPaging(pages)}
       />
     </>
   );

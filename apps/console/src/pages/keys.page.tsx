@@ -3,14 +3,14 @@ import { useState } from 'react';
 import { accountsApi, keysApi } from '../api/admin.api';
 import type { CreatedKey, Key } from '../api/admin.types';
 import { formatTime } from '../format/time.util';
+import { clientPaging } from '../hooks/list-paging';
 import { useClientPages } from '../hooks/use-client-pages';
 import { Badge } from '../ui/badge';
 import { ConfirmButton } from '../ui/confirm-button';
 import { CopyButton } from '../ui/copy-button';
-import { ErrorBanner } from '../ui/error-banner';
 import { SelectField } from '../ui/field';
+import { ListPage, Toolbar } from '../ui/list-page';
 import { PageHeader, Panel } from '../ui/page-header';
-import { Pager } from '../ui/pager';
 import { KeyForm } from './keys/key-form';
 import { limitsSummary } from './keys/limits.util';
 
@@ -83,87 +83,80 @@ export function KeysPage() {
           />
         </Panel>
       )}
-      <div className="toolbar">
-        <SelectField
-          label="Account"
-          value={accountFilter}
-          onChange={setAccountFilter}
-          options={[
-            { value: '', label: 'Every account' },
-            ...(accounts.data?.items ?? []).map((account) => ({ value: account.id, label: account.name })),
-          ]}
-        />
-      </div>
-      <ErrorBanner error={keys.error ?? toggle.error ?? remove.error} />
-      {keys.isPending && <p className="muted">Loading keys…</p>}
-      {keys.data?.length === 0 && <p className="muted">No key here yet.</p>}
-      {pages.visible.length > 0 && (
-        <div className="table-wrap">
-          <table className="table">
-            <caption className="visually-hidden">Keys</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Prefix</th>
-                <th scope="col">Account</th>
-                <th scope="col">Status</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Models</th>
-                <th scope="col">Limits</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {pages.visible.map((key) => (
-                <tr key={key.id}>
-                  <td>{key.name}</td>
-                  <td>
-                    <code>{key.prefix}…</code>
-                  </td>
-                  <td>{accountName(key.accountId)}</td>
-                  <td>
-                    <Badge value={key.status} />
-                  </td>
-                  <td>{key.expiresAt ? formatTime(key.expiresAt) : 'never'}</td>
-                  <td>{key.allowedModels.length === 0 ? 'all' : key.allowedModels.join(', ')}</td>
-                  <td>{limitsSummary(key.limits, key.budget)}</td>
-                  <td className="actions">
-                    <button
-                      type="button"
-                      className="button"
-                      aria-label={`Edit key ${key.name}`}
-                      onClick={() => setForm(key)}
-                    >
-                      Edit
-                    </button>
-                    <button
-                      type="button"
-                      className="button"
-                      aria-label={`${key.status === 'active' ? 'Disable' : 'Enable'} key ${key.name}`}
-                      onClick={() => toggle.mutate(key)}
-                    >
-                      {key.status === 'active' ? 'Disable' : 'Enable'}
-                    </button>
-                    <ConfirmButton
-                      label="Delete"
-                      confirmLabel={`Delete key ${key.name}`}
-                      onConfirm={() => remove.mutate(key)}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <Pager
+      <ListPage
         label="Keys"
-        page={pages.page}
-        pageCount={pages.pageCount}
-        hasPrevious={pages.page > 1}
-        hasNext={pages.page < pages.pageCount}
-        onPrevious={() => pages.setPage(pages.page - 1)}
-        onNext={() => pages.setPage(pages.page + 1)}
+        filters={
+          <Toolbar>
+            <SelectField
+              label="Account"
+              value={accountFilter}
+              onChange={setAccountFilter}
+              options={[
+                { value: '', label: 'Every account' },
+                ...(accounts.data?.items ?? []).map((account) => ({
+                  value: account.id,
+                  label: account.name,
+                })),
+              ]}
+            />
+          </Toolbar>
+        }
+        error={keys.error ?? toggle.error ?? remove.error}
+        loading={keys.isPending}
+        loadingText="Loading keys…"
+        rows={keys.data ? pages.visible : undefined}
+        emptyText="No key here yet."
+        columns={
+          <>
+            <th scope="col">Name</th>
+            <th scope="col">Prefix</th>
+            <th scope="col">Account</th>
+            <th scope="col">Status</th>
+            <th scope="col">Expires</th>
+            <th scope="col">Models</th>
+            <th scope="col">Limits</th>
+            <th scope="col">Actions</th>
+          </>
+        }
+        renderRow={(key) => (
+          <tr key={key.id}>
+            <td>{key.name}</td>
+            <td>
+              <code>{key.prefix}…</code>
+            </td>
+            <td>{accountName(key.accountId)}</td>
+            <td>
+              <Badge value={key.status} />
+            </td>
+            <td>{key.expiresAt ? formatTime(key.expiresAt) : 'never'}</td>
+            <td>{key.allowedModels.length === 0 ? 'all' : key.allowedModels.join(', ')}</td>
+            <td>{limitsSummary(key.limits, key.budget)}</td>
+            <td className="actions">
+              <button
+                type="button"
+                className="button"
+                aria-label={`Edit key ${key.name}`}
+                onClick={() => setForm(key)}
+              >
+                Edit
+              </button>
+              <button
+                type="button"
+                className="button"
+                aria-label={`${key.status === 'active' ? 'Disable' : 'Enable'} key ${key.name}`}
+                onClick={() => toggle.mutate(key)}
+              >
+                {key.status === 'active' ? 'Disable' : 'Enable'}
+              </button>
+              <ConfirmButton
+                label="Delete"
+                confirmLabel={`Delete key ${key.name}`}
+                onConfirm={() => remove.mutate(key)}
+              />
+            </td>
+          </tr>
+        )}
+        paging={clientPaging(pages)}
       />
     </>
   );

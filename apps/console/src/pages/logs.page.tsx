@@ -1,18 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { logsApi } from '../api/admin.api';
 import type { LogRow } from '../api/admin.types';
 import { microsToUnits } from '../format/money.util';
 import { formatTime, localInputToIso } from '../format/time.util';
 import { hasProblems, type Problems } from '../forms/validation.util';
+import { cursorPaging } from '../hooks/list-paging';
 import { useCursorPages } from '../hooks/use-cursor-pages';
 import { Badge } from '../ui/badge';
 import { DetailsList } from '../ui/details-list';
-import { ErrorBanner } from '../ui/error-banner';
 import { TextField } from '../ui/field';
+import { FilterBar, ListPage } from '../ui/list-page';
 import { PageHeader, Panel } from '../ui/page-header';
-import { Pager } from '../ui/pager';
 
 const FILTERS = [
   ['requestId', 'Request id'],
@@ -71,8 +71,7 @@ export function LogsPage() {
     queryFn: () => logsApi.page({ ...applied, limit: 50, cursor: paging.cursor }),
   });
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const apply = () => {
     const found: Problems = {};
     const status = draft.status?.trim() ?? '';
     if (status !== '' && (!/^\d{3}$/.test(status) || Number(status) < 100 || Number(status) > 599))
@@ -100,109 +99,92 @@ export function LogsPage() {
         title="Logs"
         intro="Every request: route, model, channel, outcome, latency, tokens and cost. Logs never hold payloads."
       />
-      <form className="filters" onSubmit={submit} noValidate aria-label="Log filters">
-        {FILTERS.map(([name, label]) => (
-          <TextField
-            key={name}
-            label={label}
-            name={name}
-            value={draft[name] ?? ''}
-            onChange={(value) => setDraft((all) => ({ ...all, [name]: value }))}
-            problem={problems[name] || undefined}
-          />
-        ))}
-        <TextField
-          label="From"
-          name="from"
-          type="datetime-local"
-          value={draft.from ?? ''}
-          onChange={(value) => setDraft((all) => ({ ...all, from: value }))}
-        />
-        <TextField
-          label="To"
-          name="to"
-          type="datetime-local"
-          value={draft.to ?? ''}
-          onChange={(value) => setDraft((all) => ({ ...all, to: value }))}
-          problem={problems['to'] || undefined}
-        />
-        <div className="filters__actions">
-          <button type="submit" className="button button--primary">
-            Apply filters
-          </button>
-          <button
-            type="button"
-            className="button"
-            onClick={() => {
+      <ListPage
+        label="Logs"
+        caption="Request logs, newest first"
+        filters={
+          <FilterBar
+            label="Log filters"
+            onApply={apply}
+            onClear={() => {
               setDraft({});
               paging.reset();
               setParams({});
             }}
           >
-            Clear
-          </button>
-        </div>
-      </form>
-      <ErrorBanner error={logs.error} />
-      {selected && <LogDetail row={selected} onClose={() => setSelected(undefined)} />}
-      {logs.data?.items.length === 0 && <p className="muted">No request matches.</p>}
-      {(logs.data?.items.length ?? 0) > 0 && (
-        <div className="table-wrap">
-          <table className="table">
-            <caption className="visually-hidden">Request logs, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Route</th>
-                <th scope="col">Model</th>
-                <th scope="col" className="num">
-                  Status
-                </th>
-                <th scope="col">End</th>
-                <th scope="col" className="num">
-                  Latency
-                </th>
-                <th scope="col" className="num">
-                  Cost
-                </th>
-                <th scope="col">Details</th>
-              </tr>
-            </thead>
-            <tbody>
-              {logs.data?.items.map((row) => (
-                <tr key={row.requestId} data-route={row.route} data-model={row.model ?? ''}>
-                  <td>{formatTime(row.createdAt)}</td>
-                  <td className="mono small">{row.route}</td>
-                  <td>{row.model ?? '—'}</td>
-                  <td className="num">{row.httpStatus}</td>
-                  <td>
-                    <Badge value={row.endReason} />
-                  </td>
-                  <td className="num">{row.latencyMs} ms</td>
-                  <td className="num">{microsToUnits(row.costMicros)}</td>
-                  <td>
-                    <button
-                      type="button"
-                      className="button"
-                      aria-label={`Details of request ${row.requestId}`}
-                      onClick={() => setSelected(row)}
-                    >
-                      Details
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <Pager
-        label="Logs"
-        page={paging.pageNumber}
-        hasPrevious={paging.pageNumber > 1}
-        hasNext={Boolean(logs.data?.nextCursor)}
-        onPrevious={paging.previous}
-        onNext={() => logs.data?.nextCursor && paging.next(logs.data.nextCursor)}
+            {FILTERS.map(([name, label]) => (
+              <TextField
+                key={name}
+                label={label}
+                name={name}
+                value={draft[name] ?? ''}
+                onChange={(value) => setDraft((all) => ({ ...all, [name]: value }))}
+                problem={problems[name] || undefined}
+              />
+            ))}
+            <TextField
+              label="From"
+              name="from"
+              type="datetime-local"
+              value={draft.from ?? ''}
+              onChange={(value) => setDraft((all) => ({ ...all, from: value }))}
+            />
+            <TextField
+              label="To"
+              name="to"
+              type="datetime-local"
+              value={draft.to ?? ''}
+              onChange={(value) => setDraft((all) => ({ ...all, to: value }))}
+              problem={problems['to'] || undefined}
+            />
+          </FilterBar>
+        }
+        error={logs.error}
+        detail={selected && <LogDetail row={selected} onClose={() => setSelected(undefined)} />}
+        rows={logs.data?.items}
+        emptyText="No request matches."
+        columns={
+          <>
+            <th scope="col">Time</th>
+            <th scope="col">Route</th>
+            <th scope="col">Model</th>
+            <th scope="col" className="num">
+              Status
+            </th>
+            <th scope="col">End</th>
+            <th scope="col" className="num">
+              Latency
+            </th>
+            <th scope="col" className="num">
+              Cost
+            </th>
+            <th scope="col">Details</th>
+          </>
+        }
+        renderRow={(row) => (
+          <tr key={row.requestId} data-route={row.route} data-model={row.model ?? ''}>
+            <td>{formatTime(row.createdAt)}</td>
+            <td className="mono small">{row.route}</td>
+            <td>{row.model ?? '—'}</td>
+            <td className="num">{row.httpStatus}</td>
+            <td>
+              <Badge value={row.endReason} />
+            </td>
+            <td className="num">{row.latencyMs} ms</td>
+            <td className="num">{microsToUnits(row.costMicros)}</td>
+            <td>
+              <button
+                type="button"
+                className="button"
+                aria-label={`Details of request ${row.requestId}`}
+                onClick={() => setSelected(row)}
+              >
+                Details
+              </button>
+            </td>
+          </tr>
+        )}
+        paging={cursorPaging(paging, logs.data?.nextCursor)}
       />
     </>
   );

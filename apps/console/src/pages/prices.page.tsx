@@ -4,11 +4,12 @@ import { pricesApi } from '../api/admin.api';
 import type { Price } from '../api/admin.types';
 import { microsToUnits, unitsToMicros } from '../format/money.util';
 import { hasProblems, optionalInteger, requiredName, type Problems } from '../forms/validation.util';
+import { clientPaging } from '../hooks/list-paging';
 import { useClientPages } from '../hooks/use-client-pages';
 import { ErrorBanner, Notice } from '../ui/error-banner';
 import { TextAreaField, TextField } from '../ui/field';
+import { ListPage, Toolbar } from '../ui/list-page';
 import { PageHeader, Panel } from '../ui/page-header';
-import { Pager } from '../ui/pager';
 
 const units = (micros?: string) => (micros === undefined ? '' : microsToUnits(micros));
 const tiersText = (tiers?: Record<string, string>) =>
@@ -179,67 +180,58 @@ export function PricesPage() {
           />
         </Panel>
       )}
-      <div className="toolbar">
-        <TextField label="Filter by model" type="search" value={filter} onChange={setFilter} />
-      </div>
-      <ErrorBanner error={prices.error} />
-      {pages.visible.length > 0 && (
-        <div className="table-wrap">
-          <table className="table">
-            <caption className="visually-hidden">Prices, in units</caption>
-            <thead>
-              <tr>
-                <th scope="col">Model</th>
-                <th scope="col" className="num">
-                  Input / M
-                </th>
-                <th scope="col" className="num">
-                  Output / M
-                </th>
-                <th scope="col" className="num">
-                  Per call
-                </th>
-                <th scope="col">Per image</th>
-                <th scope="col">Per video second</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {pages.visible.map((price) => (
-                <tr key={price.model}>
-                  <td>{price.model}</td>
-                  <td className="num">{units(price.inputPerMillion)}</td>
-                  <td className="num">{units(price.outputPerMillion)}</td>
-                  <td className="num">{units(price.perCall)}</td>
-                  <td className="small">{tiersText(price.perImage).replaceAll('\n', ', ')}</td>
-                  <td className="small">{tiersText(price.perVideoSecond).replaceAll('\n', ', ')}</td>
-                  <td>
-                    <button
-                      type="button"
-                      className="button"
-                      aria-label={`Edit the price of ${price.model}`}
-                      onClick={() => {
-                        setSaved(false);
-                        setEditing(price);
-                      }}
-                    >
-                      Edit
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <Pager
+      <ListPage
         label="Prices"
-        page={pages.page}
-        pageCount={pages.pageCount}
-        hasPrevious={pages.page > 1}
-        hasNext={pages.page < pages.pageCount}
-        onPrevious={() => pages.setPage(pages.page - 1)}
-        onNext={() => pages.setPage(pages.page + 1)}
+        caption="Prices, in units"
+        filters={
+          <Toolbar>
+            <TextField label="Filter by model" type="search" value={filter} onChange={setFilter} />
+          </Toolbar>
+        }
+        error={prices.error}
+        rows={prices.data ? pages.visible : undefined}
+        emptyText="No price matches."
+        columns={
+          <>
+            <th scope="col">Model</th>
+            <th scope="col" className="num">
+              Input / M
+            </th>
+            <th scope="col" className="num">
+              Output / M
+            </th>
+            <th scope="col" className="num">
+              Per call
+            </th>
+            <th scope="col">Per image</th>
+            <th scope="col">Per video second</th>
+            <th scope="col">Actions</th>
+          </>
+        }
+        renderRow={(price) => (
+          <tr key={price.model}>
+            <td>{price.model}</td>
+            <td className="num">{units(price.inputPerMillion)}</td>
+            <td className="num">{units(price.outputPerMillion)}</td>
+            <td className="num">{units(price.perCall)}</td>
+            <td className="small">{tiersText(price.perImage).replaceAll('\n', ', ')}</td>
+            <td className="small">{tiersText(price.perVideoSecond).replaceAll('\n', ', ')}</td>
+            <td>
+              <button
+                type="button"
+                className="button"
+                aria-label={`Edit the price of ${price.model}`}
+                onClick={() => {
+                  setSaved(false);
+                  setEditing(price);
+                }}
+              >
+                Edit
+              </button>
+            </td>
+          </tr>
+        )}
+        paging={clientPaging(pages)}
       />
     </>
   );

@@ -1,16 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { tasksApi } from '../api/admin.api';
 import { TASK_STATUSES } from '../api/admin.types';
 import { microsToUnits } from '../format/money.util';
 import { formatTime, localInputToIso } from '../format/time.util';
+import { cursorPaging } from '../hooks/list-paging';
 import { useCursorPages } from '../hooks/use-cursor-pages';
 import { Badge } from '../ui/badge';
-import { ErrorBanner } from '../ui/error-banner';
 import { CheckboxField, SelectField, TextField } from '../ui/field';
+import { FilterBar, ListPage } from '../ui/list-page';
 import { PageHeader } from '../ui/page-header';
-import { Pager } from '../ui/pager';
 import { TaskDetailPanel } from './tasks/task-detail-panel';
 
 const TEXT_FILTERS = [
@@ -36,8 +36,7 @@ export function TasksPage() {
     const clean = Object.fromEntries(Object.entries(next).filter(([, value]) => value.trim() !== ''));
     setParams(task ? { ...clean, task } : clean);
   };
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     const after = draft['createdAfterLocal'] ?? '';
     const createdAfter = localInputToIso(after);
     if (after !== '' && createdAfter === undefined) {
@@ -56,112 +55,97 @@ export function TasksPage() {
         title="Tasks"
         intro="Every video, music, image and asset task with its money; find stuck ones, preview outputs, cancel or refund."
       />
-      <form className="filters" onSubmit={submit} noValidate aria-label="Task filters">
-        <SelectField
-          label="Status"
-          name="status"
-          value={draft['status'] ?? ''}
-          onChange={(value) => setDraft((all) => ({ ...all, status: value }))}
-          options={['', ...TASK_STATUSES]}
-        />
-        {TEXT_FILTERS.map(([name, label]) => (
-          <TextField
-            key={name}
-            label={label}
-            name={name}
-            value={draft[name] ?? ''}
-            onChange={(value) => setDraft((all) => ({ ...all, [name]: value }))}
-          />
-        ))}
-        <TextField
-          label="Created after"
-          name="createdAfter"
-          type="datetime-local"
-          value={draft['createdAfterLocal'] ?? ''}
-          onChange={(value) => setDraft((all) => ({ ...all, createdAfterLocal: value }))}
-          problem={dateProblem}
-        />
-        <CheckboxField
-          label="Only stuck (unfinished past their deadline)"
-          name="stuck"
-          checked={draft['stuck'] === 'true'}
-          onChange={(checked) => setDraft((all) => ({ ...all, stuck: checked ? 'true' : '' }))}
-        />
-        <div className="filters__actions">
-          <button type="submit" className="button button--primary">
-            Apply filters
-          </button>
-          <button
-            type="button"
-            className="button"
-            onClick={() => {
+      <ListPage
+        label="Tasks"
+        caption="Tasks, newest first"
+        filters={
+          <FilterBar
+            label="Task filters"
+            onApply={submit}
+            onClear={() => {
               setDraft({});
               paging.reset();
               setParams({});
             }}
           >
-            Clear
-          </button>
-        </div>
-      </form>
-      <ErrorBanner error={tasks.error} />
-      {selected && <TaskDetailPanel key={selected} taskId={selected} onClose={() => apply(filters)} />}
-      {tasks.data?.items.length === 0 && <p className="muted">No task matches.</p>}
-      {(tasks.data?.items.length ?? 0) > 0 && (
-        <div className="table-wrap">
-          <table className="table">
-            <caption className="visually-hidden">Tasks, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Created</th>
-                <th scope="col">Task</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Model</th>
-                <th scope="col">Status</th>
-                <th scope="col" className="num">
-                  Held
-                </th>
-                <th scope="col" className="num">
-                  Captured
-                </th>
-                <th scope="col">Open</th>
-              </tr>
-            </thead>
-            <tbody>
-              {tasks.data?.items.map((task) => (
-                <tr key={task.id} data-task={task.id} aria-selected={task.id === selected}>
-                  <td>{formatTime(task.createdAt)}</td>
-                  <td className="mono small">{task.id}</td>
-                  <td>{task.kind}</td>
-                  <td>{task.model}</td>
-                  <td>
-                    <Badge value={task.status} /> {task.stuck && <Badge value="stuck" />}
-                  </td>
-                  <td className="num">{microsToUnits(task.money.heldMicros)}</td>
-                  <td className="num">{microsToUnits(task.money.capturedMicros)}</td>
-                  <td>
-                    <button
-                      type="button"
-                      className="button"
-                      aria-label={`Open task ${task.id}`}
-                      onClick={() => apply(filters, task.id)}
-                    >
-                      Open
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <Pager
-        label="Tasks"
-        page={paging.pageNumber}
-        hasPrevious={paging.pageNumber > 1}
-        hasNext={Boolean(tasks.data?.nextCursor)}
-        onPrevious={paging.previous}
-        onNext={() => tasks.data?.nextCursor && paging.next(tasks.data.nextCursor)}
+            <SelectField
+              label="Status"
+              name="status"
+              value={draft['status'] ?? ''}
+              onChange={(value) => setDraft((all) => ({ ...all, status: value }))}
+              options={['', ...TASK_STATUSES]}
+            />
+            {TEXT_FILTERS.map(([name, label]) => (
+              <TextField
+                key={name}
+                label={label}
+                name={name}
+                value={draft[name] ?? ''}
+                onChange={(value) => setDraft((all) => ({ ...all, [name]: value }))}
+              />
+            ))}
+            <TextField
+              label="Created after"
+              name="createdAfter"
+              type="datetime-local"
+              value={draft['createdAfterLocal'] ?? ''}
+              onChange={(value) => setDraft((all) => ({ ...all, createdAfterLocal: value }))}
+              problem={dateProblem}
+            />
+            <CheckboxField
+              label="Only stuck (unfinished past their deadline)"
+              name="stuck"
+              checked={draft['stuck'] === 'true'}
+              onChange={(checked) => setDraft((all) => ({ ...all, stuck: checked ? 'true' : '' }))}
+            />
+          </FilterBar>
+        }
+        error={tasks.error}
+        detail={
+          selected && <TaskDetailPanel key={selected} taskId={selected} onClose={() => apply(filters)} />
+        }
+        rows={tasks.data?.items}
+        emptyText="No task matches."
+        columns={
+          <>
+            <th scope="col">Created</th>
+            <th scope="col">Task</th>
+            <th scope="col">Kind</th>
+            <th scope="col">Model</th>
+            <th scope="col">Status</th>
+            <th scope="col" className="num">
+              Held
+            </th>
+            <th scope="col" className="num">
+              Captured
+            </th>
+            <th scope="col">Open</th>
+          </>
+        }
+        renderRow={(task) => (
+          <tr key={task.id} data-task={task.id} aria-selected={task.id === selected}>
+            <td>{formatTime(task.createdAt)}</td>
+            <td className="mono small">{task.id}</td>
+            <td>{task.kind}</td>
+            <td>{task.model}</td>
+            <td>
+              <Badge value={task.status} /> {task.stuck && <Badge value="stuck" />}
+            </td>
+            <td className="num">{microsToUnits(task.money.heldMicros)}</td>
+            <td className="num">{microsToUnits(task.money.capturedMicros)}</td>
+            <td>
+              <button
+                type="button"
+                className="button"
+                aria-label={`Open task ${task.id}`}
+                onClick={() => apply(filters, task.id)}
+              >
+                Open
+              </button>
+            </td>
+          </tr>
+        )}
+        paging={cursorPaging(paging, tasks.data?.nextCursor)}
       />
     </>
   );

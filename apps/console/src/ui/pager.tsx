@@ -1,4 +1,4 @@
-interface PagerProps {
+export interface PagerProps {
   label: string;
   page: number;
   pageCount?: number;

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { ResolvedKey } from '@gateway/auth';
 import type { SettlementService } from '@gateway/billing';
 import type { GatewayMetrics } from '@gateway/observability';
-import type { GatewayError } from '../platform/errors/gateway-error';
+import type { GatewayError } from '@gateway/errors';
 
 export interface RefusedRequest {
   readonly key: ResolvedKey;

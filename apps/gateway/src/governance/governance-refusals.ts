@@ -1,6 +1,6 @@
 import type { BudgetPeriod, LimitName } from '@gateway/auth';
 import type { ReservationRefusal } from '@gateway/billing';
-import { GatewayError } from '../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 
 type ScopeKind = 'key' | 'account';
 

@@ -7,7 +7,7 @@ import { createPgPool } from '@gateway/db';
 import { createMetrics, type GatewayMetrics } from '@gateway/observability';
 import { createTestDatabase, type TestDatabase } from '@gateway/testing';
 import type { Pool } from 'pg';
-import { GatewayError } from '../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import type { GovernedRequest } from '../pipeline/request-governance';
 import { GovernanceRefusalLog } from './governance-refusal-log';
 import { KeyGovernanceService } from './key-governance.service';

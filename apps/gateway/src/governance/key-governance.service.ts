@@ -8,7 +8,7 @@ import {
 } from '@gateway/billing';
 import type { GatewayMetrics } from '@gateway/observability';
 import type { Clock } from '@gateway/providers-core';
-import { GatewayError } from '../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import {
   UNGOVERNED,
   type GovernanceTicket,

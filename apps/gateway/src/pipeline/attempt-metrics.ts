@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { SeriesCache, type GatewayMetrics } from '@gateway/observability';
 import { METRICS } from '../platform/infrastructure/tokens';
-import type { AttemptObserver } from './channel-failover';
+import type { AttemptObserver } from '@gateway/routing';
 
 /** Upstream call durations and failures by channel, whatever the modality. */
 @Injectable()

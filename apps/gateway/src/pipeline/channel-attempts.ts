@@ -1,9 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { GatewayConfig } from '@gateway/config';
+import { tracing } from '@gateway/observability';
 import { CircuitBreaker, type ChannelCandidate } from '@gateway/routing';
 import { AttemptMetrics } from './attempt-metrics';
-import { withChannelFailover, type FailoverResult } from './channel-failover';
+import { withChannelFailover, type FailoverResult } from '@gateway/routing';
 import { CONFIG } from '../platform/infrastructure/tokens';
+import { tracedAttempt } from './traced-attempt';
 
 /**
  * The pipeline's failover across channels, with the gateway's breaker, attempt limit and metrics:
@@ -21,7 +23,10 @@ export class ChannelAttempts {
     this.maxAttempts = config.maxAttempts;
   }
 
-  /** `canServe` passes over a candidate this request cannot be sent to (see FailoverPolicy). */
+  /**
+   * `canServe` passes over a candidate this request cannot be sent to (see FailoverPolicy). With
+   * tracing on, each attempt is a span of the request's trace; off, `attempt` runs as it is given.
+   */
   run<T>(
     candidates: readonly ChannelCandidate[],
     attempt: (candidate: ChannelCandidate) => Promise<T>,
@@ -30,7 +35,7 @@ export class ChannelAttempts {
     return withChannelFailover(
       candidates,
       { breaker: this.breaker, maxAttempts: this.maxAttempts, canServe, observe: this.metrics.observe },
-      attempt,
+      tracing.enabled ? tracedAttempt(attempt) : attempt,
     );
   }
 }

@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { CancellationSignal } from '@gateway/providers-core';
-import { GatewayError } from '../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { sendGatewayError } from '../platform/http/error-reply';
-import { FailoverExhaustedError } from './channel-failover';
+import { FailoverExhaustedError } from '@gateway/routing';
 import { endedByShutdown, SHUTDOWN_MESSAGE } from './in-flight-generations';
 import type { GenerationOutcome } from './request-log-fields';
 

@@ -8,7 +8,7 @@ import {
   type ImageInput,
   type VideoRequest,
 } from '@gateway/providers-core';
-import { GatewayError } from '../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { CONFIG } from '../platform/infrastructure/tokens';
 
 /** The parts of a video request that may carry URLs an upstream fetches. */

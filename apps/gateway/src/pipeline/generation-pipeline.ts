@@ -4,15 +4,16 @@ import type { Logger } from 'pino';
 import type { ResolvedKey } from '@gateway/auth';
 import { HoldLeases, HoldService, type LeasedHold } from '@gateway/billing';
 import type { GatewayConfig } from '@gateway/config';
-import { REQUEST_ID_HEADER } from '@gateway/observability';
+import { REQUEST_ID_HEADER, tracing } from '@gateway/observability';
 import { RequestCancellation, type CancellationSignal } from '@gateway/providers-core';
-import type { GatewayError } from '../platform/errors/gateway-error';
+import type { GatewayError } from '@gateway/errors';
 import { AttemptMetrics } from './attempt-metrics';
 import { answerFailure } from './failure-answer';
 import { HoldRefusals } from './hold-refusal';
 import { InFlightGenerations } from './in-flight-generations';
 import { refusalLogOf, settlementLogOf, type GenerationOutcome } from './request-log-fields';
 import { SettlementRecorder } from './settlement-recorder';
+import { tracedHold } from './traced-hold';
 import { warningHeader } from './warning-header';
 import { gatewayErrorBody } from '../platform/http/error-reply';
 import { gatewayState } from '../platform/http/gateway-request';
@@ -187,8 +188,20 @@ export class GenerationPipeline {
     }
   }
 
-  /** The hold, or the client's refusal (402, or 503 when billing cannot be reached). */
+  /** The hold, or the client's refusal (402, or 503 when billing cannot be reached); a span when tracing. */
   private takeHold<Plan extends PlannedGeneration>(
+    route: SynchronousGeneration<unknown, Plan, GenerationOutcome>,
+    plan: Plan,
+    key: ResolvedKey,
+    requestId: string,
+  ): Promise<{ ok: true; lease?: LeasedHold }> {
+    if (!tracing.enabled) return this.holdOrRefusal(route, plan, key, requestId);
+    return tracedHold(route.holdStyle === 'leased' ? 'leased' : 'row', plan.model, () =>
+      this.holdOrRefusal(route, plan, key, requestId),
+    );
+  }
+
+  private holdOrRefusal<Plan extends PlannedGeneration>(
     route: SynchronousGeneration<unknown, Plan, GenerationOutcome>,
     plan: Plan,
     key: ResolvedKey,
@@ -211,7 +224,13 @@ export class GenerationPipeline {
     });
   }
 
-  private async takeRowHold(
+  /** A task's hold as a row, or the client's refusal; a span when tracing. */
+  private takeRowHold(holdId: string, key: ResolvedKey, plan: PlannedTask, requestId: string): Promise<void> {
+    if (!tracing.enabled) return this.rowHoldOrRefusal(holdId, key, plan, requestId);
+    return tracedHold('row', plan.hold.model, () => this.rowHoldOrRefusal(holdId, key, plan, requestId));
+  }
+
+  private async rowHoldOrRefusal(
     holdId: string,
     key: ResolvedKey,
     plan: PlannedTask,

@@ -1,5 +1,5 @@
 import type { HoldRefused } from '@gateway/billing';
-import { GatewayError } from '../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 
 /**
  * What a hold that was not taken becomes for the client: 402 when the account cannot cover it (the

@@ -1,5 +1,5 @@
 import { isModelAllowed, type ResolvedKey } from '@gateway/auth';
-import { GatewayError } from '../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 
 /**
  * The first check of every generation, before any channel or price is looked at: a key limited to

@@ -1,7 +1,7 @@
 import type { ModelPrice } from '@gateway/billing';
 import type { ChannelType } from '@gateway/providers-core';
 import type { ChannelCandidate } from '@gateway/routing';
-import { GatewayError } from '../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { assertModelKind, modelKindsOf, type SynchronousKind } from './model-kind';
 
 function channel(type: ChannelType): ChannelCandidate {

@@ -1,7 +1,7 @@
 import type { ModelPrice } from '@gateway/billing';
 import { isTheta2VideoModel, isVideoFamilyModel } from '@gateway/providers';
 import type { ChannelCandidate } from '@gateway/routing';
-import { GatewayError } from '../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { modelNotFound } from './model-admission';
 import { LAMBDA_CHANNEL_TYPE } from '../routes/modality/music/music-task.constants';
 

@@ -1,7 +1,7 @@
 import type { ResolvedKey } from '@gateway/auth';
 import type { RequestLogInput, SettlementLogInput } from '@gateway/billing';
 import type { TokenUsage } from '@gateway/providers-core';
-import { GatewayError } from '../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 
 /** How a generation ended, for its log row; each modality's outcome extends it with its usage. */
 export interface GenerationOutcome {

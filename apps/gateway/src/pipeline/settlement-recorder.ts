@@ -8,10 +8,11 @@ import {
   type SettlementInput,
   type SettlementOverage,
 } from '@gateway/billing';
-import type { GatewayMetrics } from '@gateway/observability';
+import { tracing, type GatewayMetrics } from '@gateway/observability';
 import { TEXT_SETTLEMENT_JOB_NAME, textSettlementJobOptions, toSettlementJob } from '@gateway/tasks/queues';
 import type { LazyQueue } from '../platform/infrastructure/lazy-queue';
 import { LOGGER, METRICS, SETTLEMENT_QUEUE } from '../platform/infrastructure/tokens';
+import { SettlementSpans, type SettlementBatchOutcome } from './settlement-spans';
 
 const MAX_BATCH = 256;
 // perf-machinery: settlement-batches (docs/performance-machinery.md)
@@ -36,6 +37,8 @@ export class SettlementRecorder implements BeforeApplicationShutdown {
   private settlements: SettlementInput[] = [];
   private logsWithoutHold: RequestLogInput[] = [];
   private flushing: Promise<void> | undefined;
+  /** Each settled request's span while tracing is on (see SettlementSpans for why per request). */
+  private readonly spans = new SettlementSpans();
 
   constructor(
     private readonly settlementService: SettlementService,
@@ -47,6 +50,7 @@ export class SettlementRecorder implements BeforeApplicationShutdown {
 
   settle(item: SettlementInput): void {
     this.settlements.push(item);
+    if (tracing.enabled) this.spans.begin(item);
     this.scheduleFlush();
   }
 
@@ -85,6 +89,7 @@ export class SettlementRecorder implements BeforeApplicationShutdown {
   }
 
   private async writeSettlements(batch: SettlementInput[]): Promise<void> {
+    let outcome: SettlementBatchOutcome = 'written';
     try {
       const { overages } = await this.settlementService.settleMany(batch);
       if (overages.length > 0) this.reportOverages(overages);
@@ -93,11 +98,12 @@ export class SettlementRecorder implements BeforeApplicationShutdown {
         { err: error, count: batch.length },
         'inline settlement failed; handing off to worker-text',
       );
-      await this.handOff(batch);
+      outcome = await this.handOff(batch);
     }
+    this.spans.end(batch, outcome);
   }
 
-  private async handOff(batch: SettlementInput[]): Promise<void> {
+  private async handOff(batch: SettlementInput[]): Promise<SettlementBatchOutcome> {
     try {
       const queue = await this.queue.queue();
       await queue.addBulk(
@@ -107,11 +113,13 @@ export class SettlementRecorder implements BeforeApplicationShutdown {
           opts: textSettlementJobOptions(item.requestId),
         })),
       );
+      return 'handed_off';
     } catch (error) {
       this.logger.error(
         { err: error, requestIds: batch.map((item) => item.requestId) },
         'settlement hand-off failed; the hold reaper will settle these holds when they expire',
       );
+      return 'hand_off_failed';
     }
   }
 

@@ -4,7 +4,7 @@ import type { ResolvedKey } from '@gateway/auth';
 import type { GatewayConfig } from '@gateway/config';
 import type { CancellationSignal, TokenUsage } from '@gateway/providers-core';
 import type { ChannelCandidate } from '@gateway/routing';
-import type { GatewayError } from '../platform/errors/gateway-error';
+import type { GatewayError } from '@gateway/errors';
 import type { GenerationOutcome } from './request-log-fields';
 
 /** What a route decides before money moves: the model, the most it may cost, how it is named. */

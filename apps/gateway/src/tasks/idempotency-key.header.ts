@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { GatewayError } from '../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 
 const HEADER = 'idempotency-key';
 const MAX_LENGTH = 255;

@@ -7,7 +7,7 @@ import {
   validateBody,
   type StoredFieldsShape,
 } from '@gateway/contracts';
-import { GatewayError } from '../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 
 /**
  * A task submission's body checked against its DTO, and for what the task row's jsonb request cannot

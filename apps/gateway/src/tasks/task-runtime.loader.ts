@@ -4,7 +4,8 @@ import type { Logger } from 'pino';
 import { SettlementService } from '@gateway/billing';
 import type { GatewayConfig } from '@gateway/config';
 import type { UpstreamHttpClient } from '@gateway/providers-core';
-import { CONFIG, LOGGER, PG_POOL, UPSTREAM_HTTP } from '../platform/infrastructure/tokens';
+import type { RedisConnection } from '@gateway/redis';
+import { CONFIG, LOGGER, PG_POOL, REDIS, UPSTREAM_HTTP } from '../platform/infrastructure/tokens';
 import type { TaskRuntime } from './task-runtime';
 
 // perf-machinery: task-runtime-loader (docs/performance-machinery.md)
@@ -23,6 +24,7 @@ export class TaskRuntimeLoader implements OnModuleDestroy {
     @Inject(UPSTREAM_HTTP) private readonly http: UpstreamHttpClient,
     @Inject(CONFIG) private readonly config: GatewayConfig,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(REDIS) private readonly redis: RedisConnection,
   ) {}
 
   runtime(): Promise<TaskRuntime> {
@@ -34,6 +36,8 @@ export class TaskRuntimeLoader implements OnModuleDestroy {
           keyring: this.config.masterKeys.keys,
           http: this.http,
           logger: this.logger,
+          redis: this.redis,
+          redisPrefix: this.config.redisPrefix,
         }),
     );
     return this.opened;

@@ -14,6 +14,7 @@ import {
   bindTaskAdapter,
   createRegistryChannelConnector,
   PrismaTaskChannelResolver,
+  RedisTaskChangePublisher,
   TaskCanceller,
   TaskSettlementService,
   TaskStepProcessor,
@@ -27,6 +28,7 @@ import {
   type TaskStepResult,
   type VideoTaskPrice,
 } from '@gateway/tasks';
+import type { RedisConnection } from '@gateway/redis';
 import type { Pool } from 'pg';
 
 export interface TaskRuntimeDependencies {
@@ -37,6 +39,9 @@ export interface TaskRuntimeDependencies {
   keyring: ReadonlyMap<number, Buffer>;
   http: UpstreamHttpClient;
   logger: GatewayLogger;
+  /** Where the changes this process commits (a cancel, an early poll's end) are announced. */
+  redis: RedisConnection;
+  redisPrefix: string;
 }
 
 /**
@@ -56,7 +61,11 @@ export class TaskRuntime {
 
   constructor(deps: TaskRuntimeDependencies) {
     this.prisma = createPrismaClient(deps.pool);
-    this.store = new TaskStore(this.prisma, deps.pool);
+    this.store = new TaskStore(
+      this.prisma,
+      deps.pool,
+      new RedisTaskChangePublisher(() => deps.redis, deps.redisPrefix, deps.logger),
+    );
     this.settlement = new TaskSettlementService(
       deps.settlements,
       this.prisma,

@@ -1,4 +1,4 @@
-import { GatewayError } from '../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 
 /**
  * For a task route's read or write of its rows (`.catch(taskStoreUnavailable)`): task rows through

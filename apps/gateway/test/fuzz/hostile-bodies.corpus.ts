@@ -80,6 +80,7 @@ function longFieldNameBodies(): HostileBody[] {
     ),
     body('an image body with an unknown field of 20 KB', `{"model":"img-1","prompt":"A fox",${field}}`, [
       'image generations',
+      'image generations (respond-async)',
     ]),
     body(
       'a bt body with an unknown field of 20 KB',

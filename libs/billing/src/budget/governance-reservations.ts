@@ -48,6 +48,13 @@ const taskSettledStatement = {
   name: 'task_settlement_recorded',
   text: 'SELECT task_settlement_recorded($1, $2) AS settled',
 };
+/** task_settlement_recorded for many tasks, in one statement: one per task, in the order given. */
+const tasksSettledStatement = {
+  name: 'task_settlements_recorded',
+  text: `SELECT task_settlement_recorded(s.task_id, s.hold_request_id) AS settled
+           FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS s(task_id, hold_request_id, position)
+          ORDER BY s.position`,
+};
 const sweepStatement = {
   name: 'governance_sweep',
   text: `SELECT governance_settle(r.request_id, NULL, coalesce(l.cost_micros, 0)) AS settled
@@ -128,6 +135,15 @@ export class GovernanceReservations {
       values: [taskId, holdRequestId],
     });
     return rows[0]?.settled ?? false;
+  }
+
+  /** taskSettled for tasks settled together (a batch of settlements), in one statement. */
+  async tasksSettled(tasks: readonly { taskId: string; holdRequestId: string | null }[]): Promise<void> {
+    if (tasks.length === 0) return;
+    await this.pool.query({
+      ...tasksSettledStatement,
+      values: [tasks.map((task) => task.taskId), tasks.map((task) => task.holdRequestId)],
+    });
   }
 
   /** Settles up to `limit` reservations that expired unsettled (their process died); returns how many. */

@@ -15,7 +15,8 @@ export interface AssetStatusDependencies {
   clock: Clock;
   logger: TaskStepLogger;
   /** Bounds between two looks (the task steps' own, TASK_MIN_POLL_DELAY_MS …). */
-  timing: TaskStepTiming;
+  /** The poll delays' bounds and the rest of the task timing; an asset has no progress to write. */
+  timing: Omit<TaskStepTiming, 'progressWriteIntervalMs'>;
   /** How long the upstream may take to process an asset before the gateway calls it Failed. */
   processingDeadlineMs: number;
 }

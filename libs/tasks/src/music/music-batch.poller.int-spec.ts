@@ -191,6 +191,14 @@ describe('MusicBatchPoller (Postgres)', () => {
       failure: { kind: 'bad_request', retryable: false, message: 'lyrics rejected' },
     });
     adapter.answers.set(`up-${running.id}`, { state: 'pending', phase: 'processing', progress: 55 });
+    // Its row was last written a minute ago: the progress write interval (5 s) has passed. A row written
+    // just now keeps its progress until the interval passes (fewer statements per batch).
+    await prisma.task.update({
+      where: { id: running.id },
+      data: { updatedAt: new Date(Date.now() - 60_000) },
+    });
+    const fresh = await submittedTask();
+    adapter.answers.set(`up-${fresh.id}`, { state: 'pending', phase: 'processing', progress: 20 });
 
     await poller(adapter).poller.runCycle();
 
@@ -200,6 +208,7 @@ describe('MusicBatchPoller (Postgres)', () => {
       failureReason: 'bad_request: lyrics rejected',
     });
     expect(await store.findById(running.id)).toMatchObject({ status: 'processing', progress: 55 });
+    expect(await store.findById(fresh.id)).toMatchObject({ status: 'processing', progress: 0 });
     expect(await capturesOf(done.id)).toEqual([HOLD_MICROS]);
     expect(await capturesOf(failed.id)).toEqual([]);
     expect((await prisma.hold.findUnique({ where: { requestId: failed.id } }))?.status).toBe('settled');

@@ -12,10 +12,12 @@ import {
   type TaskAdapter,
 } from '@gateway/providers-core';
 import type { Pool } from 'pg';
+import { readTaskStepTiming } from '../runtime/task-step-worker.settings';
 import { readPositiveInteger } from '../runtime/worker-environment.util';
 import {
   PG_POOL,
   PRISMA_CLIENT,
+  TASK_CHANGE_ANNOUNCER,
   WORKER_CONFIG,
   WORKER_ENVIRONMENT,
   WORKER_LOGGER,
@@ -25,6 +27,7 @@ import { createRegistryChannelConnector } from '../task/registry-channel.connect
 import { TaskSettlementService } from '../task/task-settlement.service';
 import { tracedSettlement } from '../task/traced-settlement.util';
 import { TaskStepProcessor } from '../task/task-step.processor';
+import type { TaskChangeAnnouncer } from '../task/task-change.publisher';
 import { TaskStore } from '../task/task-store';
 import { MusicBatchPoller } from './music-batch.poller';
 import { MUSIC_POLL_INTERVAL, MusicPollConsumer } from './music-poll.consumer';
@@ -83,6 +86,8 @@ export class MusicPollModule implements OnApplicationShutdown {
             http: ClosableUpstreamHttpClient,
             taskMetrics: TaskMetrics,
             settlementMetrics: SettlementMetrics,
+            env: Environment,
+            changes: TaskChangeAnnouncer,
           ) => {
             const connectChannel =
               options.connectChannel ??
@@ -94,7 +99,7 @@ export class MusicPollModule implements OnApplicationShutdown {
             );
             // Only its recordPoll is used: the same transitions and settlement as the step jobs'.
             const processor = new TaskStepProcessor({
-              store: new TaskStore(prisma, pool),
+              store: new TaskStore(prisma, pool, changes),
               adapters,
               channels: new PrismaTaskChannelResolver(prisma, connectChannel),
               releaseHold: (holdRequestId) =>
@@ -112,6 +117,8 @@ export class MusicPollModule implements OnApplicationShutdown {
               clock,
               logger,
               metrics: taskMetrics,
+              // The workers' timing: TASK_PROGRESS_WRITE_INTERVAL_MS holds batch polls' progress too.
+              timing: readTaskStepTiming(env),
             });
             return new MusicBatchPoller({ prisma, processor, adapters, connectChannel, clock, logger });
           },
@@ -123,6 +130,8 @@ export class MusicPollModule implements OnApplicationShutdown {
             MUSIC_UPSTREAM_HTTP,
             TaskMetrics,
             SettlementMetrics,
+            WORKER_ENVIRONMENT,
+            TASK_CHANGE_ANNOUNCER,
           ],
         },
         MusicPollConsumer,

@@ -20,7 +20,9 @@ import { TaskSettlementService } from '../task/task-settlement.service';
 import { tracedSettlement } from '../task/traced-settlement.util';
 import { TaskStepProcessor } from '../task/task-step.processor';
 import type { TaskStepTiming } from '../task/task-step.types';
+import type { TaskChangeAnnouncer } from '../task/task-change.publisher';
 import { TaskStore } from '../task/task-store';
+import { DELEGATED_TASK_STEPS, type DelegatedTaskStepsFactory } from './delegated-task-steps';
 import { QueueRuntime } from './queue-runtime.service';
 import { TaskStepConsumer } from './task-step.consumer';
 import {
@@ -33,6 +35,7 @@ import { readWorkerConcurrency } from './worker-environment.util';
 import {
   PG_POOL,
   PRISMA_CLIENT,
+  TASK_CHANGE_ANNOUNCER,
   WORKER_CONFIG,
   WORKER_ENVIRONMENT,
   WORKER_LOGGER,
@@ -60,6 +63,8 @@ export interface TaskStepWorkerOptions {
   strandedSweepIntervalMs?: number;
   strandedAfterMs?: number;
   clock?: Clock;
+  /** Tasks on this queue whose steps the app's own processor runs (see DelegatedTaskSteps). */
+  delegatedSteps?: DelegatedTaskStepsFactory;
 }
 
 /** What a task worker app lets its caller (main.ts, a test) choose; the queue is the app's own. */
@@ -72,7 +77,7 @@ export type TaskStepWorkerAppOptions = Omit<
 };
 
 /** The HTTP client the registry's adapters call upstreams through, closed when the worker stops. */
-const TASK_UPSTREAM_HTTP = Symbol('TASK_UPSTREAM_HTTP');
+export const TASK_UPSTREAM_HTTP = Symbol('TASK_UPSTREAM_HTTP');
 
 /** One task queue consumed by the shared step processor; imported once per worker app. */
 @Module({})
@@ -110,8 +115,9 @@ export class TaskStepWorkerModule implements OnApplicationShutdown {
         { provide: TASK_UPSTREAM_HTTP, useFactory: () => createUndiciHttpClient() },
         {
           provide: TaskStore,
-          useFactory: (prisma: PrismaClient, pool: Pool) => new TaskStore(prisma, pool),
-          inject: [PRISMA_CLIENT, PG_POOL],
+          useFactory: (prisma: PrismaClient, pool: Pool, changes: TaskChangeAnnouncer) =>
+            new TaskStore(prisma, pool, changes),
+          inject: [PRISMA_CLIENT, PG_POOL, TASK_CHANGE_ANNOUNCER],
         },
         {
           provide: TaskSettlementService,
@@ -174,6 +180,9 @@ export class TaskStepWorkerModule implements OnApplicationShutdown {
             QueueRuntime,
           ],
         },
+        options.delegatedSteps
+          ? { provide: DELEGATED_TASK_STEPS, ...options.delegatedSteps }
+          : { provide: DELEGATED_TASK_STEPS, useValue: null },
         TaskStepConsumer,
       ],
     };

@@ -18,8 +18,14 @@ describe('task step worker settings from the environment', () => {
         TASK_MIN_POLL_DELAY_MS: '2000',
         TASK_MAX_POLL_DELAY_MS: '500',
         TASK_SUBMISSION_TIMEOUT_MS: '3000',
+        TASK_PROGRESS_WRITE_INTERVAL_MS: '250',
       }),
-    ).toEqual({ minPollDelayMs: 2_000, maxPollDelayMs: 2_000, submissionTimeoutMs: 3_000 });
+    ).toEqual({
+      minPollDelayMs: 2_000,
+      maxPollDelayMs: 2_000,
+      submissionTimeoutMs: 3_000,
+      progressWriteIntervalMs: 250,
+    });
     expect(readSweepSettings({ TASK_SWEEP_INTERVAL_MS: '1000', TASK_STRANDED_AFTER_MS: '5000' })).toEqual({
       overdueSweepIntervalMs: 1_000,
       strandedSweepIntervalMs: 1_000,
@@ -30,5 +36,8 @@ describe('task step worker settings from the environment', () => {
   it('fail fast, naming the variable', () => {
     expect(() => readTaskStepTiming({ TASK_SUBMISSION_TIMEOUT_MS: '0' })).toThrow(InvalidConfigurationError);
     expect(() => readSweepSettings({ TASK_STRANDED_AFTER_MS: 'soon' })).toThrow(/TASK_STRANDED_AFTER_MS/);
+    expect(() => readTaskStepTiming({ TASK_PROGRESS_WRITE_INTERVAL_MS: '-1' })).toThrow(
+      /TASK_PROGRESS_WRITE_INTERVAL_MS/,
+    );
   });
 });

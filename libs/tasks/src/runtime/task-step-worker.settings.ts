@@ -52,5 +52,11 @@ export function readTaskStepTiming(env: Environment): TaskStepTiming {
       DEFAULT_TASK_STEP_TIMING.submissionTimeoutMs,
       DAY_MS,
     ),
+    progressWriteIntervalMs: readPositiveInteger(
+      env,
+      'TASK_PROGRESS_WRITE_INTERVAL_MS',
+      DEFAULT_TASK_STEP_TIMING.progressWriteIntervalMs,
+      DAY_MS,
+    ),
   };
 }

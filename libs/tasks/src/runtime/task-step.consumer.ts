@@ -6,6 +6,7 @@ import { taskKindsOfQueue } from '../task/task-kinds';
 import { TaskStepProcessor } from '../task/task-step.processor';
 import type { TaskStepResult } from '../task/task-step.types';
 import { TaskStore } from '../task/task-store';
+import { DELEGATED_TASK_STEPS, type DelegatedTaskSteps } from './delegated-task-steps';
 import { QueueRuntime } from './queue-runtime.service';
 import { StrandedTaskSweep } from './stranded-task.sweep';
 import { TASK_STEP_WORKER_SETTINGS, type TaskStepWorkerSettings } from './task-step-worker.settings';
@@ -33,6 +34,7 @@ export class TaskStepConsumer implements OnApplicationBootstrap {
     private readonly store: TaskStore,
     @Inject(TASK_STEP_WORKER_SETTINGS) private readonly settings: TaskStepWorkerSettings,
     @Inject(WORKER_LOGGER) private readonly logger: GatewayLogger,
+    @Inject(DELEGATED_TASK_STEPS) private readonly delegated: DelegatedTaskSteps | null,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -56,23 +58,29 @@ export class TaskStepConsumer implements OnApplicationBootstrap {
     if (job.name !== TASK_STEP_JOB_NAME || !isTaskStepJob(job)) {
       throw new UnrecoverableError(`unexpected job ${job.name} on ${this.settings.queue}`);
     }
-    if (!tracing.enabled) return this.processor.process(job, token);
+    const processor = this.processorOf(job.data.taskId);
+    if (!tracing.enabled) return processor.process(job, token);
     // Each step continues the trace of the request that created the task; a step that waits for
     // its next poll (DelayedError) ended normally.
     return tracing.inRemoteSpan(
       job.data.traceparent,
       'task step',
       { 'gateway.task.id': job.data.taskId, 'gateway.queue': this.settings.queue },
-      () => this.processor.process(job, token),
+      () => processor.process(job, token),
       (error) => (error instanceof DelayedError ? undefined : 'step_error'),
     );
+  }
+
+  /** The app's own processor for the tasks it owns (DelegatedTaskSteps), else the shared one. */
+  private processorOf(taskId: string): DelegatedTaskSteps | TaskStepProcessor {
+    return this.delegated?.owns(taskId) ? this.delegated : this.processor;
   }
 
   /** Runs the step of every overdue task of this queue's kinds; returns how many it looked at. */
   private async sweepOverdue(): Promise<number> {
     const kinds = taskKindsOfQueue(this.settings.queue);
     const overdue = await this.store.findOverdue(new Date(), OVERDUE_SWEEP_BATCH, kinds);
-    for (const task of overdue) await this.processor.runStep(task.id);
+    for (const task of overdue) await this.processorOf(task.id).runStep(task.id);
     if (overdue.length > 0)
       this.logger.info({ queue: this.settings.queue, count: overdue.length }, 'swept overdue tasks');
     return overdue.length;

@@ -5,8 +5,10 @@ import {
   createWorkerMetrics,
   SettlementMetrics,
   TaskMetrics,
+  type GatewayLogger,
   type WorkerMetrics,
 } from '@gateway/observability';
+import { RedisTaskChangePublisher } from '../task/task-change.publisher';
 import { DatabaseConnections } from './database-connections.service';
 import { QueueRuntime } from './queue-runtime.service';
 import {
@@ -18,6 +20,7 @@ import { WORKER_SERVICE_NAME, WorkerTracing } from './worker-tracing.service';
 import {
   PG_POOL,
   PRISMA_CLIENT,
+  TASK_CHANGE_ANNOUNCER,
   WORKER_CONFIG,
   WORKER_ENVIRONMENT,
   WORKER_LOGGER,
@@ -62,6 +65,13 @@ export class WorkerRuntimeModule {
           inject: [DatabaseConnections],
         },
         QueueRuntime,
+        {
+          // On the worker's command connection, opened at the first change (worker-text writes none).
+          provide: TASK_CHANGE_ANNOUNCER,
+          useFactory: (queues: QueueRuntime, config: GatewayConfig, logger: GatewayLogger) =>
+            new RedisTaskChangePublisher(() => queues.commands(), config.redisPrefix, logger),
+          inject: [QueueRuntime, WORKER_CONFIG, WORKER_LOGGER],
+        },
         { provide: WORKER_METRICS, useFactory: () => createWorkerMetrics({ processMetrics: true }) },
         {
           provide: WORKER_METRICS_SETTINGS,
@@ -92,6 +102,7 @@ export class WorkerRuntimeModule {
         PG_POOL,
         PRISMA_CLIENT,
         QueueRuntime,
+        TASK_CHANGE_ANNOUNCER,
         WorkerMetricsServer,
         TaskMetrics,
         SettlementMetrics,

@@ -11,7 +11,7 @@ const AGE_FRACTION = 10;
 export function nextPollDelayMs(
   task: Pick<Task, 'createdAt' | 'deadlineAt'>,
   nowMs: number,
-  timing: TaskStepTiming,
+  timing: Pick<TaskStepTiming, 'minPollDelayMs' | 'maxPollDelayMs'>,
   upstreamHintMs?: number,
 ): number {
   const wanted = upstreamHintMs ?? (nowMs - task.createdAt.getTime()) / AGE_FRACTION;

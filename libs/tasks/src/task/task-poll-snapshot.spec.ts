@@ -1,15 +1,32 @@
-import { isTaskPollSnapshot, PROGRESS_WRITE_STEP, progressWorthWriting } from './task-poll-snapshot';
+import { isTaskPollSnapshot, progressWriteDue } from './task-poll-snapshot';
 
-describe('progressWorthWriting', () => {
-  it('writes a move of a whole step, and the end at once', () => {
-    expect(progressWorthWriting(0, PROGRESS_WRITE_STEP)).toBe(true);
-    expect(progressWorthWriting(40, 40 + PROGRESS_WRITE_STEP - 1)).toBe(false);
-    expect(progressWorthWriting(95, 100)).toBe(true);
-    expect(progressWorthWriting(40, 40)).toBe(false);
+describe('progressWriteDue', () => {
+  const INTERVAL_MS = 5_000;
+  /** The progress stored at 40, written at t = 1,000 s; the upstream answers `answered` at `nowMs`. */
+  const due = (answered: number, nowMs: number) =>
+    progressWriteDue(40, answered, 1_000_000, nowMs, INTERVAL_MS);
+
+  it('holds a change back until the interval since the last write has passed, then writes it', () => {
+    expect(due(41, 1_000_000)).toBe(false);
+    expect(due(90, 1_000_000 + INTERVAL_MS - 1)).toBe(false);
+    expect(due(41, 1_000_000 + INTERVAL_MS)).toBe(true);
+    expect(due(41, 1_000_000 + 60 * INTERVAL_MS)).toBe(true);
   });
 
-  it('writes a step backwards too (an upstream that restarted a job)', () => {
-    expect(progressWorthWriting(60, 60 - PROGRESS_WRITE_STEP)).toBe(true);
+  it('never writes a progress the row already holds, however long ago it was written', () => {
+    expect(due(40, 1_000_000 + 60 * INTERVAL_MS)).toBe(false);
+  });
+
+  it('treats no value specially: 100 while pending and a move backwards wait like any other', () => {
+    expect(due(100, 1_000_000 + 1)).toBe(false);
+    expect(due(100, 1_000_000 + INTERVAL_MS)).toBe(true);
+    expect(due(10, 1_000_000 + 1)).toBe(false);
+    expect(due(10, 1_000_000 + INTERVAL_MS)).toBe(true);
+  });
+
+  it('waits the whole interval after a write stamped ahead of this clock (another worker, skew)', () => {
+    expect(progressWriteDue(40, 50, 1_002_000, 1_000_000 + INTERVAL_MS, INTERVAL_MS)).toBe(false);
+    expect(progressWriteDue(40, 50, 1_002_000, 1_002_000 + INTERVAL_MS, INTERVAL_MS)).toBe(true);
   });
 });
 
@@ -22,6 +39,7 @@ describe('isTaskPollSnapshot', () => {
     createdAtMs: 1,
     deadlineAtMs: 2,
     progress: 0,
+    progressWrittenAtMs: 1,
     rowReadAtMs: 1,
   };
 
@@ -36,6 +54,10 @@ describe('isTaskPollSnapshot', () => {
     ['a numeric channel', { ...snapshot, channelId: 7 }],
     ['a textual deadline', { ...snapshot, deadlineAtMs: '2' }],
     ['no progress', { ...snapshot, progress: undefined }],
+    [
+      'no progress write time (a job enqueued before it was carried)',
+      { ...snapshot, progressWrittenAtMs: undefined },
+    ],
   ])('refuses %s (the step then reads the row)', (_name, value) => {
     expect(isTaskPollSnapshot(value)).toBe(false);
   });

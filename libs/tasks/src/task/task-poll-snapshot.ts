@@ -17,6 +17,11 @@ export interface TaskPollSnapshot {
   deadlineAtMs: number;
   /** The progress the row holds as far as this snapshot knows; a poll answering another one reads the row. */
   progress: number;
+  /**
+   * When that progress was written, as far as the snapshot knows (the row's last write when it was
+   * read): a new progress is written only TASK_PROGRESS_WRITE_INTERVAL_MS after it (progressWriteDue).
+   */
+  progressWrittenAtMs: number;
   /** When the row was last read: bounds how long a cancelled task can go on being polled. */
   rowReadAtMs: number;
 }
@@ -29,24 +34,34 @@ export interface TaskPollSnapshot {
 export const ROW_RECHECK_MS = 30_000;
 
 /**
- * Progress is stored when it moved at least this many points from the stored value (or reached 100):
- * upstreams whose progress follows the clock answer a new value at every poll, and a progress write is
- * a statement and a task_events row (the tasks trigger). Clients see progress in steps of this size
- * (a quarter: the bench's 10,000 tasks, polled about every 9 s, then write at most every third poll);
- * the end of a task is never held back.
+ * Whether an upstream's progress is written now over the progress the row holds: only when it differs
+ * and at least `intervalMs` (TASK_PROGRESS_WRITE_INTERVAL_MS) passed since the last write of it.
+ * Upstreams whose progress follows the clock answer a new value at every poll, and a progress write is
+ * a statement and a task_events row (the tasks trigger): this bounds those to one per task per
+ * interval, however often the task is polled, and a poll within it writes nothing. The end of a task is
+ * never held back: a terminal transition always writes (with progress 100 when completed).
  */
-export const PROGRESS_WRITE_STEP = 25;
-
-/** Whether an upstream's progress is worth a write over the progress the snapshot knows is stored. */
-export function progressWorthWriting(stored: number, answered: number): boolean {
-  return answered !== stored && (answered >= 100 || Math.abs(answered - stored) >= PROGRESS_WRITE_STEP);
+export function progressWriteDue(
+  stored: number,
+  answered: number,
+  writtenAtMs: number,
+  nowMs: number,
+  intervalMs: number,
+): boolean {
+  return answered !== stored && nowMs - writtenAtMs >= intervalMs;
 }
 
 /** The fields of a task that polling and binding its adapter read, as a snapshot rebuilds them. */
 export type PolledTask = Pick<Task, 'id' | 'channelId' | 'model' | 'kind' | 'createdAt' | 'deadlineAt'>;
 
+/**
+ * The snapshot of a row just read (or written). Its progress counts as written at the row's last write
+ * (`updatedAt`): the last progress write or a later write of another column (the handle's), so the
+ * interval since the last progress write is never cut short, and both the row and the snapshot path
+ * count it from the same moment.
+ */
 export function pollSnapshotOf(
-  task: Pick<Task, 'channelId' | 'model' | 'kind' | 'createdAt' | 'deadlineAt' | 'progress'>,
+  task: Pick<Task, 'channelId' | 'model' | 'kind' | 'createdAt' | 'deadlineAt' | 'progress' | 'updatedAt'>,
   handle: JsonHandle,
   rowReadAtMs: number,
 ): TaskPollSnapshot | undefined {
@@ -59,6 +74,7 @@ export function pollSnapshotOf(
     createdAtMs: task.createdAt.getTime(),
     deadlineAtMs: task.deadlineAt.getTime(),
     progress: task.progress,
+    progressWrittenAtMs: task.updatedAt.getTime(),
     rowReadAtMs,
   };
 }
@@ -87,6 +103,7 @@ export function isTaskPollSnapshot(value: unknown): value is TaskPollSnapshot {
     typeof snapshot.createdAtMs === 'number' &&
     typeof snapshot.deadlineAtMs === 'number' &&
     typeof snapshot.progress === 'number' &&
+    typeof snapshot.progressWrittenAtMs === 'number' &&
     typeof snapshot.rowReadAtMs === 'number'
   );
 }

@@ -1,10 +1,11 @@
 import {
   textCostMicros,
   type GovernanceReservations,
+  type RowHoldSettlement,
   type SettlementLogInput,
   type SettlementService,
 } from '@gateway/billing';
-import type { PrismaClient, Task } from '@gateway/db';
+import { type BatchOutcomes, StatementBatcher, type PrismaClient, type Task } from '@gateway/db';
 import type { TaskCompleted, TokenUsage } from '@gateway/providers-core';
 import { imageTaskPriceOf, videoTaskPriceOf } from './task-price-snapshot';
 import { producedByTask } from './task-produced.util';
@@ -16,10 +17,23 @@ const MAX_LATENCY_MS = 2_147_483_647;
 export const TASK_ABANDONED_END_REASON = 'task_failed';
 
 interface HoldOfTask {
+  requestId: string;
   route: string;
   amount: bigint;
   createdAt: Date;
 }
+
+/** One task's settlement as the batch of settlements it goes in carries it. */
+interface TaskToSettle {
+  task: Task;
+  outcome: TaskOutcome;
+}
+
+/**
+ * Most settlements in one batch, and batches in flight at once: the settlements that arrive while one
+ * batch runs (tasks ending upstream together) go together in the next.
+ */
+const BATCH_LIMITS = { maxBatch: 128, maxInFlight: 1 };
 
 /**
  * Ends the hold of an asynchronous task through the billing settlement, which applies each hold's
@@ -31,6 +45,8 @@ interface HoldOfTask {
  * where its wire bills tokens, the tokens its upstream reported at its admitted token prices.
  */
 export class TaskSettlementService {
+  private readonly batcher: StatementBatcher<TaskToSettle, void>;
+
   constructor(
     // Row holds only: a task's hold must outlive the process that took it, which a leased one does not.
     private readonly settlements: Pick<SettlementService, 'settleRowHolds'>,
@@ -40,40 +56,81 @@ export class TaskSettlementService {
      * task limits: recorded right after its hold is settled (from the hold's request log), so a re-run
      * after a crash between the two records them then, exactly once (docs/governance.md).
      */
-    private readonly governance?: Pick<GovernanceReservations, 'taskSettled'>,
-  ) {}
-
-  async settle(task: Task, outcome: TaskOutcome): Promise<void> {
-    if (task.holdRequestId !== null) await this.settleHold(task, task.holdRequestId, outcome);
-    await this.governance?.taskSettled(task.id, task.holdRequestId);
+    private readonly governance?: Pick<GovernanceReservations, 'taskSettled' | 'tasksSettled'>,
+  ) {
+    this.batcher = new StatementBatcher((batch) => this.settleBatch(batch), BATCH_LIMITS);
   }
 
-  private async settleHold(task: Task, holdRequestId: string, outcome: TaskOutcome): Promise<void> {
-    const hold = await this.findHold(holdRequestId);
-    if (!hold) return;
+  // perf-machinery: task-settlement-batches (docs/performance-machinery.md)
+  /**
+   * Settles the task's hold and records its settlement for governance. Settlements that arrive
+   * together share their statements: one read of the holds, one settlement statement, one for
+   * governance, each a transaction (rather than three per task). Each step is applied once per hold
+   * or task whatever batch it runs in, so a batch that fails half-way is settled again by the re-run
+   * of each task's step (settleFinished), or by the sweep of finished tasks with an open hold.
+   */
+  settle(task: Task, outcome: TaskOutcome): Promise<void> {
+    return this.batcher.call({ task, outcome });
+  }
+
+  private async settleBatch(batch: TaskToSettle[]): Promise<BatchOutcomes<void>> {
+    try {
+      await this.settleTogether(batch);
+      return batch.map(() => ({ status: 'fulfilled', value: undefined }));
+    } catch (error) {
+      if (batch.length === 1) throw error;
+    }
+    // One at a time, so that a settlement Postgres refuses fails alone: this runs only after a failed batch.
+    const outcomes: BatchOutcomes<void> = [];
+    for (const item of batch) {
+      outcomes.push(
+        await this.settleTogether([item]).then(
+          () => ({ status: 'fulfilled', value: undefined }) as const,
+          (reason: unknown) => ({ status: 'rejected', reason }) as const,
+        ),
+      );
+    }
+    return outcomes;
+  }
+
+  private async settleTogether(batch: readonly TaskToSettle[]): Promise<void> {
+    const holdRequestIds = batch.flatMap(({ task }) =>
+      task.holdRequestId === null ? [] : [task.holdRequestId],
+    );
+    const holds = await this.findHolds(holdRequestIds);
+    const settlements: RowHoldSettlement[] = [];
+    for (const { task, outcome } of batch) {
+      const hold = task.holdRequestId === null ? undefined : holds.get(task.holdRequestId);
+      if (hold) settlements.push(this.settlementOf(task, hold, outcome));
+    }
+    if (settlements.length > 0) await this.settlements.settleRowHolds(settlements);
+    await this.governance?.tasksSettled(
+      batch.map(({ task }) => ({ taskId: task.id, holdRequestId: task.holdRequestId })),
+    );
+  }
+
+  private settlementOf(task: Task, hold: HoldOfTask, outcome: TaskOutcome): RowHoldSettlement {
     const produced = outcome.state === 'completed' ? producedOf(task, outcome) : {};
     const tokens = produced.tokens;
     const imageCount = imageTaskPriceOf(task.priceSnapshot) ? (produced.imageCount ?? 0) : 0;
     const mediaSeconds = produced.mediaSeconds ?? 0;
     const captureMicros =
       outcome.state === 'completed' ? captureOf(task, { imageCount, mediaSeconds, tokens }, hold.amount) : 0n;
-    await this.settlements.settleRowHolds([
-      {
-        requestId: holdRequestId,
-        captureMicros,
-        log: {
-          ...this.logOf(hold, outcome.state === 'completed' ? 'completed' : 'upstream_error'),
-          keyId: task.keyId,
-          accountId: task.accountId,
-          model: task.model,
-          channelId: task.channelId ?? undefined,
-          inputTokens: tokens?.inputTokens ?? 0,
-          outputTokens: tokens?.outputTokens ?? 0,
-          imageCount,
-          mediaSeconds,
-        },
+    return {
+      requestId: hold.requestId,
+      captureMicros,
+      log: {
+        ...this.logOf(hold, outcome.state === 'completed' ? 'completed' : 'upstream_error'),
+        keyId: task.keyId,
+        accountId: task.accountId,
+        model: task.model,
+        channelId: task.channelId ?? undefined,
+        inputTokens: tokens?.inputTokens ?? 0,
+        outputTokens: tokens?.outputTokens ?? 0,
+        imageCount,
+        mediaSeconds,
       },
-    ]);
+    };
   }
 
   /**
@@ -93,8 +150,17 @@ export class TaskSettlementService {
   private findHold(requestId: string): Promise<HoldOfTask | null> {
     return this.prisma.hold.findUnique({
       where: { requestId },
-      select: { route: true, amount: true, createdAt: true },
+      select: { requestId: true, route: true, amount: true, createdAt: true },
     });
+  }
+
+  private async findHolds(requestIds: readonly string[]): Promise<Map<string, HoldOfTask>> {
+    if (requestIds.length === 0) return new Map();
+    const holds = await this.prisma.hold.findMany({
+      where: { requestId: { in: [...new Set(requestIds)] } },
+      select: { requestId: true, route: true, amount: true, createdAt: true },
+    });
+    return new Map(holds.map((hold) => [hold.requestId, hold]));
   }
 
   /** The submission itself was accepted (HTTP 200); the end reason tells how the task ended. */

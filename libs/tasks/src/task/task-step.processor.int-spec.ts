@@ -26,6 +26,7 @@ const TIMING: TaskStepTiming = {
   minPollDelayMs: 1_000,
   maxPollDelayMs: 30_000,
   submissionTimeoutMs: 120_000,
+  progressWriteIntervalMs: 5_000,
 };
 
 /** An upstream in memory: counts submissions and polls, answers polls from a script. */
@@ -177,7 +178,7 @@ describe('TaskStepProcessor (Postgres)', () => {
   }
 
   it('submits once, stores the handle before the first poll, and a re-run polls instead of resubmitting', async () => {
-    const { processor, adapter, settled } = harness();
+    const { processor, adapter, settled, clock } = harness();
     const task = await queuedTask();
 
     const first = await processor.runStep(task.id);
@@ -193,6 +194,8 @@ describe('TaskStepProcessor (Postgres)', () => {
       { state: 'pending', progress: 40 },
       { state: 'completed', outputs: [{ url: 'http://upstream.test/v.mp4' }], warnings: [] },
     ];
+    // Progress is written once the write interval has passed since the row's last write (the handle).
+    clock.nowMs = Date.now() + TIMING.progressWriteIntervalMs;
     expect((await processor.runStep(task.id)).kind).toBe('wait');
     expect((await store.findById(task.id))?.progress).toBe(40);
     expect(await processor.runStep(task.id)).toEqual({ kind: 'finished', status: 'completed' });

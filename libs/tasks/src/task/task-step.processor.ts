@@ -16,7 +16,7 @@ import {
   isTaskPollSnapshot,
   pollSnapshotOf,
   polledTaskOf,
-  progressWorthWriting,
+  progressWriteDue,
   ROW_RECHECK_MS,
   type PolledTask,
   type TaskPollSnapshot,
@@ -86,7 +86,8 @@ export class TaskStepProcessor {
 
   /** One step from the task's row. `turn`: a poll-rate turn the step's job booked earlier. */
   async runStep(taskId: string, turn?: PollTurn): Promise<TaskStepResult> {
-    const task = await this.deps.store.findById(taskId);
+    // Steps read rows in bursts (tasks created together are checked and end together): reads share a query.
+    const task = await this.deps.store.findByIdAmongMany(taskId);
     if (!task) {
       this.deps.logger.warn({ taskId }, 'task step for a task that does not exist');
       return { kind: 'finished', status: undefined };
@@ -113,9 +114,9 @@ export class TaskStepProcessor {
 
   /**
    * A poll from the snapshot the job carries: an answer with nothing new costs the upstream call and
-   * no statement (progress counts as new once it moved PROGRESS_WRITE_STEP points). Anything else
-   * (progress moved, an end, a failure that is not passing, the deadline, a snapshot due for a check)
-   * reads the row, and the row's compare-and-swaps decide.
+   * no statement (a new progress counts once the write interval has passed, see progressWriteDue).
+   * Anything else (progress due, an end, a failure that is not passing, the deadline, a snapshot due
+   * for a check) reads or writes the row, and the row's compare-and-swaps decide.
    */
   private async pollBySnapshot(
     taskId: string,
@@ -135,7 +136,10 @@ export class TaskStepProcessor {
     if ('result' in answer && answer.result.state === 'pending') {
       const progress = progressOf(answer.result);
       const delayMs = nextPollDelayMs(task, this.now(), this.timing, answer.result.retryAfterMs);
-      if (progress === undefined || !progressWorthWriting(snapshot.progress, progress)) {
+      if (
+        progress === undefined ||
+        !this.progressDue(snapshot.progress, progress, snapshot.progressWrittenAtMs)
+      ) {
         this.deps.metrics?.polledPending(taskId, this.now());
         return { ...this.waitFor(delayMs), poll: snapshot };
       }
@@ -145,12 +149,12 @@ export class TaskStepProcessor {
         return this.finishedAsStored(taskId);
       }
       this.deps.metrics?.polledPending(taskId, this.now());
-      return { ...this.waitFor(delayMs), poll: { ...snapshot, progress } };
+      return { ...this.waitFor(delayMs), poll: { ...snapshot, progress, progressWrittenAtMs: this.now() } };
     } else if ('error' in answer && answer.error.failure.retryable) {
       const delayMs = nextPollDelayMs(task, this.now(), this.timing, answer.error.failure.retryAfterMs);
       return { ...this.waitFor(delayMs), poll: snapshot };
     }
-    const row = await this.deps.store.findById(taskId);
+    const row = await this.deps.store.findByIdAmongMany(taskId);
     if (!row || row.status !== 'processing' || row.upstreamHandle === null) {
       return row ? this.stepRow(row, undefined) : this.runStep(taskId);
     }
@@ -261,7 +265,9 @@ export class TaskStepProcessor {
     }
     this.deps.logger.info({ taskId: task.id }, 'task submitted upstream');
     const delayMs = nextPollDelayMs(task, this.now(), this.timing);
-    return { ...this.waitFor(delayMs), poll: pollSnapshotOf(task, handle, this.now()) };
+    // The row was just written (its handle): the progress write interval counts from now.
+    const written = { ...task, updatedAt: new Date(this.now()) };
+    return { ...this.waitFor(delayMs), poll: pollSnapshotOf(written, handle, this.now()) };
   }
 
   private async poll(
@@ -298,13 +304,19 @@ export class TaskStepProcessor {
     if (result.state !== 'pending') return this.finish(task, 'processing', result);
     this.deps.metrics?.polledPending(task.id, this.now());
     const progress = progressOf(result);
-    // A progress-only write costs a task_events row too (the tasks trigger): only when it moved.
-    if (progress !== undefined && progress !== task.progress) {
+    // A progress-only write costs a task_events row too (the tasks trigger): only when it moved, and at
+    // most once per interval; the row's last write stands for the last progress write.
+    if (progress !== undefined && this.progressDue(task.progress, progress, task.updatedAt.getTime())) {
       const written = await this.deps.store.updateWhile(task.id, 'processing', { progress });
       if (!written) return this.finishedAsStored(task.id);
+      const delayMs = nextPollDelayMs(task, this.now(), this.timing, result.retryAfterMs);
+      return {
+        ...this.waitFor(delayMs),
+        poll: this.snapshotOf({ ...task, progress, updatedAt: new Date(this.now()) }, progress),
+      };
     }
     const delayMs = nextPollDelayMs(task, this.now(), this.timing, result.retryAfterMs);
-    return { ...this.waitFor(delayMs), poll: this.snapshotOf(task, progress ?? task.progress) };
+    return { ...this.waitFor(delayMs), poll: this.snapshotOf(task, task.progress) };
   }
 
   /** Past the deadline: ask the upstream one last time if it can be asked, else fail and release. */
@@ -383,6 +395,11 @@ export class TaskStepProcessor {
     const current = await this.deps.store.findById(taskId);
     if (current && openStatusOf(current)) return this.waitFor(this.timing.minPollDelayMs);
     return { kind: 'finished', status: current && isTaskStatus(current.status) ? current.status : undefined };
+  }
+
+  /** Whether an answered progress is written now (progressWriteDue, with this worker's interval). */
+  private progressDue(stored: number, answered: number, writtenAtMs: number): boolean {
+    return progressWriteDue(stored, answered, writtenAtMs, this.now(), this.timing.progressWriteIntervalMs);
   }
 
   private waitFor(delayMs: number): TaskStepWait {

@@ -7,7 +7,7 @@ import { Client, type Pool } from 'pg';
 import type { TaskStepJob } from '../jobs/task-step.job';
 import type { JsonHandle } from './json-value';
 import { PrismaTaskChannelResolver } from './prisma-task-channel.resolver';
-import { PROGRESS_WRITE_STEP, ROW_RECHECK_MS } from './task-poll-snapshot';
+import { ROW_RECHECK_MS } from './task-poll-snapshot';
 import { TaskStepProcessor } from './task-step.processor';
 import type { PollRateGate, TaskOutcome } from './task-step.types';
 import { TaskStore } from './task-store';
@@ -57,6 +57,8 @@ async function step(processor: TaskStepProcessor, job: ReturnType<typeof stepJob
 }
 
 const silentLogger = { info: () => undefined, warn: () => undefined };
+/** The least time between two progress writes of one task (TASK_PROGRESS_WRITE_INTERVAL_MS). */
+const PROGRESS_INTERVAL_MS = 5_000;
 
 describe('TaskStepProcessor polling from the job snapshot (Postgres)', () => {
   let database: TestDatabase;
@@ -121,7 +123,12 @@ describe('TaskStepProcessor polling from the job snapshot (Postgres)', () => {
       },
       clock,
       logger: silentLogger,
-      timing: { minPollDelayMs: 1_000, maxPollDelayMs: 30_000, submissionTimeoutMs: 120_000 },
+      timing: {
+        minPollDelayMs: 1_000,
+        maxPollDelayMs: 30_000,
+        submissionTimeoutMs: 120_000,
+        progressWriteIntervalMs: PROGRESS_INTERVAL_MS,
+      },
       pollGate: options.pollGate,
     });
     return { processor, upstream, clock, settled };
@@ -172,26 +179,51 @@ describe('TaskStepProcessor polling from the job snapshot (Postgres)', () => {
     expect(job.delayedUntil).toHaveLength(3);
   });
 
-  it('leaves progress that moved less than a step to the next write, sending no statement', async () => {
+  /** Moves the test's clock to `ms` after now: past the row's last write, which Postgres stamped in real time. */
+  const clockAt = (h: ReturnType<typeof harness>, ms: number) => {
+    h.clock.nowMs = Date.now() + ms;
+  };
+
+  it('holds progress back within the write interval without a statement, and writes it once it passed', async () => {
     const h = harness();
     const { task, job } = await submittedTask(h);
+    const progressRows = () => prisma.taskEvent.count({ where: { taskId: task.id, status: 'processing' } });
+    const eventsBefore = await progressRows();
     h.upstream.pollScript = [
-      { state: 'pending', progress: PROGRESS_WRITE_STEP - 1 },
-      { state: 'pending', progress: PROGRESS_WRITE_STEP },
+      { state: 'pending', progress: 10 },
+      { state: 'pending', progress: 30 },
+      { state: 'pending', progress: 35 },
+      { state: 'pending', progress: 60 },
     ];
 
+    // Right after the handle was stored: a new progress waits.
     expect(await statementsDuring(() => step(h.processor, job))).toEqual([]);
     expect((await store.findById(task.id))?.progress).toBe(0);
+    expect(job.data.poll?.progress).toBe(0);
 
+    clockAt(h, PROGRESS_INTERVAL_MS);
     expect((await statementsDuring(() => step(h.processor, job))).length).toBeGreaterThan(0);
-    expect((await store.findById(task.id))?.progress).toBe(PROGRESS_WRITE_STEP);
-    expect(job.data.poll?.progress).toBe(PROGRESS_WRITE_STEP);
+    expect((await store.findById(task.id))?.progress).toBe(30);
+    expect(job.data.poll).toMatchObject({ progress: 30, progressWrittenAtMs: h.clock.nowMs });
+
+    // Within the interval after that write: nothing, however far the upstream moved.
+    h.clock.nowMs += PROGRESS_INTERVAL_MS - 1;
+    expect(await statementsDuring(() => step(h.processor, job))).toEqual([]);
+    expect((await store.findById(task.id))?.progress).toBe(30);
+
+    h.clock.nowMs += 1;
+    expect((await statementsDuring(() => step(h.processor, job))).length).toBeGreaterThan(0);
+    expect((await store.findById(task.id))?.progress).toBe(60);
+    // Two progress writes, so two task_events rows: the stream's clients saw 30 and 60, never 10 or 35.
+    expect((await progressRows()) - eventsBefore).toBe(2);
+    expect(h.upstream.polls).toHaveLength(4);
   });
 
   it('writes the row when progress moves, then again nothing while it stays', async () => {
     const h = harness();
     const { task, job } = await submittedTask(h);
     h.upstream.pollScript = [{ state: 'pending', progress: 40 }];
+    clockAt(h, PROGRESS_INTERVAL_MS);
 
     const moved = await statementsDuring(() => step(h.processor, job));
     expect(moved.length).toBeGreaterThan(0);
@@ -201,9 +233,51 @@ describe('TaskStepProcessor polling from the job snapshot (Postgres)', () => {
     const progressEvents = await prisma.taskEvent.count({ where: { taskId: task.id, progress: 40 } });
     expect(progressEvents).toBe(1);
 
+    // Within the channel row's cache (CHANNEL_ROW_TTL_MS), as polls of a busy channel are.
+    h.clock.nowMs += PROGRESS_INTERVAL_MS - 1;
     h.upstream.pollScript = [{ state: 'pending', progress: 40 }];
     expect(await statementsDuring(() => step(h.processor, job))).toEqual([]);
     expect(await prisma.taskEvent.count({ where: { taskId: task.id, progress: 40 } })).toBe(progressEvents);
+  });
+
+  it('never holds the end back: a completion right after a progress write is written at once', async () => {
+    const h = harness();
+    const { task, job } = await submittedTask(h);
+    clockAt(h, PROGRESS_INTERVAL_MS);
+    h.upstream.pollScript = [
+      { state: 'pending', progress: 40 },
+      { state: 'completed', outputs: [{ url: 'http://127.0.0.1:9/v.mp4' }], warnings: [] },
+    ];
+    expect(await step(h.processor, job)).toBe('delayed');
+    h.clock.nowMs += 1;
+
+    await expect(h.processor.process(job, 'token')).resolves.toEqual({
+      kind: 'finished',
+      status: 'completed',
+    });
+    expect(await store.findById(task.id)).toMatchObject({ status: 'completed', progress: 100 });
+  });
+
+  it('the periodic row check keeps the interval: a row just written holds progress back too', async () => {
+    const h = harness();
+    const { task, job } = await submittedTask(h);
+    // Due for a row check, but the row was written (its progress) a moment ago in real time.
+    await store.updateWhile(task.id, 'processing', { progress: 20 });
+    h.clock.nowMs = Date.now() + ROW_RECHECK_MS;
+    const written = (await store.findById(task.id))?.updatedAt.getTime() ?? 0;
+    h.clock.nowMs = written + PROGRESS_INTERVAL_MS - 1;
+    job.data = { ...job.data, poll: job.data.poll && { ...job.data.poll, rowReadAtMs: 0 } };
+    h.upstream.pollScript = [{ state: 'pending', progress: 50 }];
+
+    expect(await step(h.processor, job)).toBe('delayed');
+    expect((await store.findById(task.id))?.progress).toBe(20);
+    // The row read gave the job a fresh snapshot: the progress it holds and when it was written.
+    expect(job.data.poll).toMatchObject({ progress: 20, progressWrittenAtMs: written });
+
+    h.clock.nowMs = written + PROGRESS_INTERVAL_MS;
+    h.upstream.pollScript = [{ state: 'pending', progress: 50 }];
+    expect(await step(h.processor, job)).toBe('delayed');
+    expect((await store.findById(task.id))?.progress).toBe(50);
   });
 
   it('a progress write loses to a row that left processing, and the step ends as stored', async () => {
@@ -213,6 +287,7 @@ describe('TaskStepProcessor polling from the job snapshot (Postgres)', () => {
       true,
     );
     h.upstream.pollScript = [{ state: 'pending', progress: 80 }];
+    clockAt(h, PROGRESS_INTERVAL_MS);
 
     await expect(h.processor.process(job, 'token')).resolves.toEqual({
       kind: 'finished',

@@ -41,12 +41,21 @@ export interface TaskStepTiming {
    * unknown: until then another run may still be waiting for the upstream's answer.
    */
   submissionTimeoutMs: number;
+  /**
+   * Least time between two progress-only writes of one task (progressWriteDue); status changes are
+   * never held back. TASK_PROGRESS_WRITE_INTERVAL_MS.
+   */
+  progressWriteIntervalMs: number;
 }
 
 export const DEFAULT_TASK_STEP_TIMING: TaskStepTiming = {
   minPollDelayMs: 1_000,
   maxPollDelayMs: 30_000,
   submissionTimeoutMs: 120_000,
+  // A client polling a task or following its progress stream sees progress at most this stale while
+  // the upstream moves it, and a young task (polled every second, a tenth of its age) writes at most
+  // one progress row in five polls; past 50 s of age the polls are this far apart anyway.
+  progressWriteIntervalMs: 5_000,
 };
 
 /** What the metrics hear from the step processor (TaskMetrics of libs/observability). */

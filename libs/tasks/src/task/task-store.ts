@@ -1,7 +1,9 @@
-import { Prisma, type PrismaClient, type Task } from '@gateway/db';
+import { type BatchOutcomes, Prisma, StatementBatcher, type PrismaClient, type Task } from '@gateway/db';
 import type { ByteStrings } from '@gateway/providers-core';
-import { recordWebhookEvent, taskEventTypeOf } from '@gateway/webhooks/outbox';
 import type { JsonHandle, JsonObject } from './json-value';
+import { NO_TASK_CHANGE_ANNOUNCEMENTS, type TaskChangeAnnouncer } from './task-change.publisher';
+import { TaskHandleWriter } from './task-handle.writer';
+import { TaskTransitionWriter } from './task-transition.writer';
 import { type TaskRowPool, TaskRowWriter } from './task-row.writer';
 import { canTransition, TERMINAL_TASK_STATUSES, TASK_STATUSES, type TaskStatus } from './task-status';
 
@@ -66,6 +68,9 @@ export interface CreatedTask {
   created: boolean;
 }
 
+/** Reads of findByIdAmongMany in one query, and queries in flight at once. */
+const TOGETHER_READ_LIMITS = { maxBatch: 128, maxInFlight: 1 };
+
 const OPEN_STATUSES = TASK_STATUSES.filter((status) => !TERMINAL_TASK_STATUSES.has(status));
 
 const LISTING_ORDER = { asc: Prisma.sql`ASC`, desc: Prisma.sql`DESC` } as const;
@@ -76,17 +81,44 @@ const LISTING_ORDER = { asc: Prisma.sql`ASC`, desc: Prisma.sql`DESC` } as const;
  */
 export class TaskStore {
   private readonly rows: TaskRowWriter;
+  private readonly transitions: TaskTransitionWriter;
+  private readonly handles: TaskHandleWriter;
+  private readonly togetherReads: StatementBatcher<string, Task | null>;
 
-  /** `pool` writes new rows (see TaskRowWriter); Prisma everything else. */
+  /**
+   * `pool` writes new rows (TaskRowWriter), status changes (TaskTransitionWriter) and handles
+   * (TaskHandleWriter); Prisma everything else. `changes` is told of every committed change of a
+   * task's status or progress (the progress streams' wake-up, docs/task-events.md); a new task is not
+   * announced, since no stream can follow it before its creation is answered.
+   */
   constructor(
     private readonly prisma: PrismaClient,
     pool: TaskRowPool,
+    private readonly changes: TaskChangeAnnouncer = NO_TASK_CHANGE_ANNOUNCEMENTS,
   ) {
     this.rows = new TaskRowWriter(pool);
+    this.transitions = new TaskTransitionWriter(pool);
+    this.handles = new TaskHandleWriter(pool);
+    this.togetherReads = new StatementBatcher((taskIds) => this.findMany(taskIds), TOGETHER_READ_LIMITS);
   }
 
   findById(taskId: string): Promise<Task | null> {
     return this.prisma.task.findUnique({ where: { id: taskId } });
+  }
+
+  // perf-machinery: task-read-batches (docs/performance-machinery.md)
+  /**
+   * findById for a path where many tasks are read at once (the step jobs of a burst of tasks ending
+   * upstream together): the reads that arrive while one is in flight go in one query.
+   */
+  findByIdAmongMany(taskId: string): Promise<Task | null> {
+    return this.togetherReads.call(taskId);
+  }
+
+  private async findMany(taskIds: string[]): Promise<BatchOutcomes<Task | null>> {
+    const rows = await this.prisma.task.findMany({ where: { id: { in: [...new Set(taskIds)] } } });
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return taskIds.map((taskId) => ({ status: 'fulfilled', value: byId.get(taskId) ?? null }));
   }
 
   /** A task of the account, unless it is deleted: whoever else asks finds nothing. */
@@ -154,6 +186,15 @@ export class TaskStore {
   /**
    * Moves the task from `from` to `to` only if it is still in `from`. Returns whether this caller
    * made the change; a caller that lost must not settle, release or submit.
+   *
+   * A terminal transition writes its webhook event (the outbox, libs/webhooks) in the same statement:
+   * the event exists exactly when the transition won, so a crash after the commit loses no event and a
+   * lost compare-and-swap writes none. It also replaces the request's inline inputs with markers of
+   * their length (nothing will send them again), as storeHandle does for a task the upstream took: a
+   * task that ends without a handle (refused, cancelled or failed before any upstream took it) keeps no
+   * bytes either. Every writer of a task's end (the step, a batch poller, a client's cancel, a query
+   * that steps a task) comes through here; transitions that arrive together share a statement
+   * (TaskTransitionWriter).
    */
   async transition(
     taskId: string,
@@ -162,76 +203,25 @@ export class TaskStore {
     patch: TaskPatch = {},
   ): Promise<boolean> {
     if (!canTransition(from, to)) throw new Error(`task status cannot change from ${from} to ${to}`);
-    if (TERMINAL_TASK_STATUSES.has(to)) return this.finishWithEvent(taskId, from, to, patch);
-    const { count } = await this.prisma.task.updateMany({
-      where: { id: taskId, status: from },
-      data: { ...patch, status: to },
-    });
-    return count === 1;
-  }
-
-  /**
-   * A terminal transition and its webhook event (the outbox, libs/webhooks) in one transaction: the
-   * event exists exactly when the transition won, so a crash after the commit loses no event and a
-   * lost compare-and-swap writes none. Every writer of a task's end (the step, a batch poller, a
-   * client's cancel, a query that steps a task) comes through here.
-   */
-  private async finishWithEvent(
-    taskId: string,
-    from: TaskStatus,
-    to: TaskStatus,
-    patch: TaskPatch,
-  ): Promise<boolean> {
-    const won = await this.prisma.$transaction(async (tx) => {
-      const { count } = await tx.task.updateMany({
-        where: { id: taskId, status: from },
-        data: { ...patch, status: to },
-      });
-      if (count !== 1) return false;
-      const task = await tx.task.findUnique({
-        where: { id: taskId },
-        select: { kind: true, accountId: true },
-      });
-      const type = task ? taskEventTypeOf(task.kind, to) : undefined;
-      if (task && type) await recordWebhookEvent(tx, { type, accountId: task.accountId, subjectId: taskId });
-      return true;
-    });
-    if (won) await this.dropInlineInputs(taskId);
+    const won = await this.transitions.write({ taskId, from, to, patch });
+    if (won) this.changes.announce(taskId);
     return won;
   }
 
   /**
    * Stores the upstream handle of a task still `processing`, and in the same statement replaces the
    * inline inputs of its request (images and clips sent as bytes) with markers of their length: from
-   * the handle on the task is polled, never submitted again, so nothing reads them any more. The rule
-   * is the database's own function (migration task_inline_inputs_dropped), so the bytes never travel
-   * back to this process.
+   * the handle on the task is polled, never submitted again, so nothing reads them any more. Handles
+   * that arrive together share a statement (TaskHandleWriter).
    */
-  async storeHandle(taskId: string, handle: JsonHandle): Promise<boolean> {
-    const count = await this.prisma.$executeRaw`
-      UPDATE tasks
-         SET upstream_handle = ${JSON.stringify(handle)}::jsonb,
-             request = task_request_without_inline_inputs(request),
-             updated_at = now() AT TIME ZONE 'UTC'
-       WHERE id = ${taskId} AND status = 'processing'`;
-    return count === 1;
-  }
-
-  /**
-   * The same replacement once a task ended (nothing will send its inputs again), for a task that ends
-   * without a handle: refused, cancelled or failed before any upstream took it. A separate statement
-   * from the transition it follows: a crash between the two leaves the bytes to the retention sweep,
-   * and a request without any is not written again.
-   */
-  private async dropInlineInputs(taskId: string): Promise<void> {
-    await this.prisma.$executeRaw`
-      UPDATE tasks SET request = task_request_without_inline_inputs(request)
-       WHERE id = ${taskId} AND request IS DISTINCT FROM task_request_without_inline_inputs(request)`;
+  storeHandle(taskId: string, handle: JsonHandle): Promise<boolean> {
+    return this.handles.store(taskId, handle);
   }
 
   /** Writes columns without a status change, only while the task is still in `status`. */
   async updateWhile(taskId: string, status: TaskStatus, patch: TaskPatch): Promise<boolean> {
     const { count } = await this.prisma.task.updateMany({ where: { id: taskId, status }, data: patch });
+    if (count === 1 && patch.progress !== undefined) this.changes.announce(taskId);
     return count === 1;
   }
 

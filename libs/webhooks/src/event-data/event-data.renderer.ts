@@ -4,7 +4,10 @@ import { isJsonObject } from '@gateway/providers-core';
 import type { WebhookEventType } from '../webhook-event-types';
 
 /** The `data` of an event about a task of one kind: the task as its own GET route renders it. */
-export type TaskDataRenderer = (task: Task, baseUrl: string) => Record<string, unknown>;
+export type TaskDataRenderer = (
+  task: Task,
+  baseUrl: string,
+) => Record<string, unknown> | Promise<Record<string, unknown>>;
 
 /** What a rendered event is about, read from the event row. */
 export interface EventSubject {

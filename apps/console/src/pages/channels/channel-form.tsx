@@ -8,6 +8,7 @@ import {
   httpUrl,
   jsonObject,
   optionalInteger,
+  pollsPerSecond,
   requiredName,
   type Problems,
 } from '../../forms/validation.util';
@@ -37,6 +38,11 @@ export function ChannelForm({ channel, onDone }: { channel?: Channel; onDone: ()
   );
   const [priority, setPriority] = useState(String(channel?.priority ?? 0));
   const [weight, setWeight] = useState(String(channel?.weight ?? 1));
+  const [pollRate, setPollRate] = useState(
+    channel?.pollsPerSecond === null || channel?.pollsPerSecond === undefined
+      ? ''
+      : String(channel.pollsPerSecond),
+  );
   const [status, setStatus] = useState<'enabled' | 'disabled'>(channel?.status ?? 'enabled');
   const [problems, setProblems] = useState<Problems>({});
 
@@ -55,6 +61,7 @@ export function ChannelForm({ channel, onDone }: { channel?: Channel; onDone: ()
     const parsedSettings = jsonObject(settings);
     const parsedPriority = optionalInteger(priority, 'Priority', { min: -2_147_483_648 });
     const parsedWeight = optionalInteger(weight, 'Weight', { min: 1 });
+    const parsedPollRate = pollsPerSecond(pollRate);
     const found: Problems = {
       name: requiredName(name, 'Name') ?? '',
       baseUrl: httpUrl(baseUrl) ?? '',
@@ -68,6 +75,7 @@ export function ChannelForm({ channel, onDone }: { channel?: Channel; onDone: ()
       settings: parsedSettings.problem ?? '',
       priority: parsedPriority.problem ?? '',
       weight: parsedWeight.problem ?? '',
+      pollsPerSecond: parsedPollRate.problem ?? '',
     };
     setProblems(found);
     if (hasProblems(found)) return;
@@ -78,6 +86,7 @@ export function ChannelForm({ channel, onDone }: { channel?: Channel; onDone: ()
       settings: parsedSettings.value,
       priority: parsedPriority.value ?? 0,
       weight: parsedWeight.value ?? 1,
+      pollsPerSecond: parsedPollRate.value,
       status,
     };
     if (!editing) body.type = type;
@@ -142,6 +151,15 @@ export function ChannelForm({ channel, onDone }: { channel?: Channel; onDone: ()
           onChange={setWeight}
           problem={shown('weight')}
           hint="Share among equal priorities."
+        />
+        <TextField
+          label="Polls per second"
+          name="pollsPerSecond"
+          type="text"
+          value={pollRate}
+          onChange={setPollRate}
+          problem={shown('pollsPerSecond')}
+          hint="Ceiling on this channel's task polls across every worker (0.01 to 10000); empty for none."
         />
         <SelectField
           label="Status"

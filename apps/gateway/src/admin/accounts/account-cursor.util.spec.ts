@@ -1,4 +1,4 @@
-import { GatewayError } from '../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { decodeAccountCursor, encodeAccountCursor } from './account-cursor.util';
 
 function base64url(text: string): string {

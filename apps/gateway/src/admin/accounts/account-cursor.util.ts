@@ -1,5 +1,5 @@
 import { hasUnstorableText } from '@gateway/contracts';
-import { GatewayError } from '../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 
 /** What toISOString writes for years 0000–9999: Postgres can compare it (a six-digit year it may not). */
 const STORABLE_TIME = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z$/;

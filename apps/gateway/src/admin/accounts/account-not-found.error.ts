@@ -1,4 +1,4 @@
-import { GatewayError } from '../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 
 /** The 404 of every admin route under /admin/accounts/{id}. */
 export function accountNotFound(id: string): GatewayError {

@@ -1,6 +1,8 @@
-import { Body, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
+import { Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
 import { AccountView, CreateAccountDto, CreditAccountDto } from '@gateway/contracts';
+import { DeclaresBody, RouteBody, type DeclaredBody } from '../../platform/http/declared-body';
+import { adminBody } from '../shared/admin-body.declaration';
 import { AdminController } from '../shared/admin-controller.decorator';
 import { AccountListQueryDto } from './account-list-query.dto';
 import { AccountListService } from './account-list.service';
@@ -28,10 +30,10 @@ export class AccountsController {
 
   @Post()
   @ApiOperation({ summary: 'Create an account' })
-  @ApiBody({ type: CreateAccountDto })
+  @DeclaresBody(adminBody(CreateAccountDto))
   @ApiCreatedResponse({ type: AccountView })
-  create(@Body() body: unknown): Promise<AccountView> {
-    return this.accounts.create(body);
+  create(@RouteBody() body: DeclaredBody<CreateAccountDto>): Promise<AccountView> {
+    return this.accounts.create(body.fields());
   }
 
   @Get(':id')
@@ -43,10 +45,10 @@ export class AccountsController {
 
   @Patch(':id')
   @ApiOperation({ summary: 'Rename an account or change its overdraft limit' })
-  @ApiBody({ type: UpdateAccountDto })
+  @DeclaresBody(adminBody(UpdateAccountDto))
   @ApiOkResponse({ type: AccountView })
-  update(@Param('id') id: string, @Body() body: unknown): Promise<AccountView> {
-    return this.accounts.update(id, body);
+  update(@Param('id') id: string, @RouteBody() body: DeclaredBody<UpdateAccountDto>): Promise<AccountView> {
+    return this.accounts.update(id, body.fields());
   }
 
   @Post(':id/credits')
@@ -56,9 +58,12 @@ export class AccountsController {
       'Add money; an exact retry with the same idempotency key changes nothing, the key reused with ' +
       'another amount, note or account is a 409 idempotency_conflict',
   })
-  @ApiBody({ type: CreditAccountDto })
+  @DeclaresBody(adminBody(CreditAccountDto))
   @ApiOkResponse({ type: CreditResultView })
-  credit(@Param('id') id: string, @Body() body: unknown): Promise<CreditResultView> {
-    return this.accounts.credit(id, body);
+  credit(
+    @Param('id') id: string,
+    @RouteBody() body: DeclaredBody<CreditAccountDto>,
+  ): Promise<CreditResultView> {
+    return this.accounts.credit(id, body.fields());
   }
 }

@@ -4,13 +4,12 @@ import { KeyResolver } from '@gateway/auth';
 import { CreditKeyConflictError, CreditOverflowError, CreditService } from '@gateway/billing';
 import { CreateAccountDto, CreditAccountDto, type AccountView } from '@gateway/contracts';
 import type { Account, PrismaClient } from '@gateway/db';
-import { GatewayError } from '../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { GovernanceFigures } from '../../governance/governance-figures.service';
 import { LOGGER, PRISMA } from '../../platform/infrastructure/tokens';
 import { governanceDataOf } from '../shared/governance-columns.mapper';
 import { idempotencyKeyConflict } from '../ledger/key-conflict.error';
 import { newAdminId } from '../shared/admin-id.util';
-import { parseAdminInput } from '../shared/admin-input.util';
 import { missingRecordAs } from '../shared/prisma-error.util';
 import { accountNotFound } from './account-not-found.error';
 import { toAccountView } from './account-view.mapper';
@@ -28,8 +27,7 @@ export class AccountsService {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  async create(body: unknown): Promise<AccountView> {
-    const input = parseAdminInput(CreateAccountDto, body);
+  async create(input: CreateAccountDto): Promise<AccountView> {
     const row = await this.credits.createAccount({
       id: newAdminId('acct'),
       name: input.name,
@@ -48,8 +46,8 @@ export class AccountsService {
     return { ...toAccountView(row), current };
   }
 
-  async update(id: string, body: unknown): Promise<AccountView> {
-    const { name, overdraftLimitMicros, limits, budget } = parseAdminInput(UpdateAccountDto, body);
+  async update(id: string, input: UpdateAccountDto): Promise<AccountView> {
+    const { name, overdraftLimitMicros, limits, budget } = input;
     const stored = limits ? await this.findAccount(id) : null;
     const row = await this.prisma.account
       .update({
@@ -84,8 +82,7 @@ export class AccountsService {
    * Idempotent per `idempotencyKey`: an exact replay answers `applied: false` and changes nothing; the key
    * reused for another account, amount or note is a 409, as for a debit.
    */
-  async credit(id: string, body: unknown): Promise<CreditResultView> {
-    const input = parseAdminInput(CreditAccountDto, body);
+  async credit(id: string, input: CreditAccountDto): Promise<CreditResultView> {
     await this.findAccount(id);
     const { applied } = await this.credits
       .credit({

@@ -1,4 +1,4 @@
-import { GatewayError } from '../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 
 export function channelNotFound(id: string): GatewayError {
   return new GatewayError('not_found', `No channel has the id "${id}".`);

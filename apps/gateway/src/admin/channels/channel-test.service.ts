@@ -14,9 +14,8 @@ import {
   type UpstreamHttpClient,
 } from '@gateway/providers-core';
 import { decryptChannelFields, parseChannelModels } from '@gateway/routing';
-import { GatewayError } from '../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { CONFIG, LOGGER, PRISMA, UPSTREAM_HTTP } from '../../platform/infrastructure/tokens';
-import { parseAdminInput } from '../shared/admin-input.util';
 import { channelNotFound } from './channel-not-found.error';
 import { isTextTestable, pickTestModel } from './channel-test-call.util';
 import { runTextTest } from './channel-text-test';
@@ -41,8 +40,7 @@ export class ChannelTestService {
     private readonly prices: PriceBook,
   ) {}
 
-  async test(id: string, body: unknown): Promise<ChannelTestView> {
-    const input = parseAdminInput(TestChannelDto, body);
+  async test(id: string, input: TestChannelDto): Promise<ChannelTestView> {
     const row = await this.prisma.channel.findUnique({ where: { id } });
     if (!row) throw channelNotFound(id);
     const definition = channelTypeDefinition(row.type);

@@ -5,7 +5,7 @@ import {
   type ChannelConnectionFields,
   type ChannelSettingsSchema,
 } from '@gateway/providers-core';
-import { GatewayError } from '../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 
 /**
  * Refuses, as a 400 naming the field, a channel whose secret or settings do not fit its type. The

@@ -1,11 +1,5 @@
-import { Body, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import {
-  ApiBody,
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-} from '@nestjs/swagger';
+import { Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import {
   ChannelHealthView,
   ChannelTestView,
@@ -14,6 +8,8 @@ import {
   TestChannelDto,
   UpdateChannelDto,
 } from '@gateway/contracts';
+import { DeclaresBody, RouteBody, type DeclaredBody } from '../../platform/http/declared-body';
+import { adminBody } from '../shared/admin-body.declaration';
 import { AdminController } from '../shared/admin-controller.decorator';
 import { ChannelTestService } from './channel-test.service';
 import { ChannelsService } from './channels.service';
@@ -27,10 +23,10 @@ export class ChannelsController {
 
   @Post()
   @ApiOperation({ summary: 'Create a channel; the secret is stored encrypted and never shown again' })
-  @ApiBody({ type: CreateChannelDto })
+  @DeclaresBody(adminBody(CreateChannelDto))
   @ApiCreatedResponse({ type: ChannelView })
-  create(@Body() body: unknown): Promise<ChannelView> {
-    return this.channels.create(body);
+  create(@RouteBody() body: DeclaredBody<CreateChannelDto>): Promise<ChannelView> {
+    return this.channels.create(body.fields());
   }
 
   @Get()
@@ -53,20 +49,20 @@ export class ChannelsController {
     summary:
       'One small real call through the channel (a 1-token generation); not billed, and the circuit is left as it is',
   })
-  @ApiBody({ type: TestChannelDto, required: false })
+  @DeclaresBody(adminBody(TestChannelDto, { optional: true }))
   @ApiOkResponse({ type: ChannelTestView })
-  test(@Param('id') id: string, @Body() body: unknown): Promise<ChannelTestView> {
-    return this.tests.test(id, body);
+  test(@Param('id') id: string, @RouteBody() body: DeclaredBody<TestChannelDto>): Promise<ChannelTestView> {
+    return this.tests.test(id, body.fields());
   }
 
   @Patch(':id')
   @ApiOperation({
     summary: 'Change any field of a channel; a new secret is encrypted and replaces the old one',
   })
-  @ApiBody({ type: UpdateChannelDto })
+  @DeclaresBody(adminBody(UpdateChannelDto))
   @ApiOkResponse({ type: ChannelView })
-  update(@Param('id') id: string, @Body() body: unknown): Promise<ChannelView> {
-    return this.channels.update(id, body);
+  update(@Param('id') id: string, @RouteBody() body: DeclaredBody<UpdateChannelDto>): Promise<ChannelView> {
+    return this.channels.update(id, body.fields());
   }
 
   @Delete(':id')

@@ -10,10 +10,9 @@ import {
 import type { Channel, Prisma, PrismaClient } from '@gateway/db';
 import { CHANNEL_TYPES, isChannelType, isJsonObject, type JsonObject } from '@gateway/providers-core';
 import { ChannelCatalog, decryptSecret, openSecretSettings } from '@gateway/routing';
-import { GatewayError } from '../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { CONFIG, LOGGER, PRISMA } from '../../platform/infrastructure/tokens';
 import { newAdminId } from '../shared/admin-id.util';
-import { parseAdminInput } from '../shared/admin-input.util';
 import { isUniqueViolation, missingRecordAs } from '../shared/prisma-error.util';
 import { ChannelHealthReader, type ChannelHealth } from './channel-health.reader';
 import { channelNotFound } from './channel-not-found.error';
@@ -39,8 +38,7 @@ export class ChannelsService {
     private readonly health: ChannelHealthReader,
   ) {}
 
-  async create(body: unknown): Promise<ChannelView> {
-    const input = parseAdminInput(CreateChannelDto, body);
+  async create(input: CreateChannelDto): Promise<ChannelView> {
     assertChannelType(input.type);
     assertFitsChannelType(input.type, input);
     const row = await this.saving(input.name, () =>
@@ -85,8 +83,8 @@ export class ChannelsService {
     });
   }
 
-  async update(id: string, body: unknown): Promise<ChannelView> {
-    const { secret, models, type, settings, ...plainFields } = parseAdminInput(UpdateChannelDto, body);
+  async update(id: string, input: UpdateChannelDto): Promise<ChannelView> {
+    const { secret, models, type, settings, ...plainFields } = input;
     if (type !== undefined) assertChannelType(type);
     const settingsColumn =
       type !== undefined || secret !== undefined || settings !== undefined

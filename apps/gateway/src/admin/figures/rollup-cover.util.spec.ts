@@ -27,4 +27,19 @@ describe('rollupCover', () => {
       to: window.from,
     });
   });
+
+  it('starts at the retention floor when rows before it may have been swept', () => {
+    expect(
+      rollupCover(window, HOUR_MS, at('2026-11-29T09:00:00.000Z'), at('2026-11-29T02:00:00.000Z')),
+    ).toEqual({
+      from: at('2026-11-29T02:00:00.000Z'),
+      to: at('2026-11-29T09:00:00.000Z'),
+    });
+    expect(
+      rollupCover(window, HOUR_MS, at('2026-11-29T09:00:00.000Z'), at('2026-11-29T09:00:00.000Z')),
+    ).toEqual({
+      from: window.from,
+      to: window.from,
+    });
+  });
 });

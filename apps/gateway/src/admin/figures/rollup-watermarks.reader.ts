@@ -5,9 +5,13 @@ export interface RollupWatermarks {
   minute: Date | null;
   /** request_log_hours holds every hour before this; null before its first run. */
   hour: Date | null;
+  /** Minute rows before this may have been swept (sweep_request_log_rollups); null: none swept. */
+  minuteFloor: Date | null;
+  /** Hour rows (usage and series) before this may have been swept; null: none swept. */
+  hourFloor: Date | null;
 }
 
-/** How far the request-log rollups have got (one indexed read of a two-row table). */
+/** How far the request-log rollups have got, and from where they are kept (one read of a four-row table). */
 export async function readRollupWatermarks(pool: Pool): Promise<RollupWatermarks> {
   // As epoch milliseconds: pg would read a timestamp without zone in the process's local zone.
   const { rows } = await pool.query<{ name: string; ms: number }>(
@@ -17,5 +21,10 @@ export async function readRollupWatermarks(pool: Pool): Promise<RollupWatermarks
     const row = rows.find((candidate) => candidate.name === name);
     return row === undefined ? null : new Date(row.ms);
   };
-  return { minute: of('minute'), hour: of('hour') };
+  return {
+    minute: of('minute'),
+    hour: of('hour'),
+    minuteFloor: of('minute_floor'),
+    hourFloor: of('hour_floor'),
+  };
 }

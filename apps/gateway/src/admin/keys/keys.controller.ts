@@ -1,6 +1,5 @@
-import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import {
-  ApiBody,
   ApiCreatedResponse,
   ApiNoContentResponse,
   ApiOkResponse,
@@ -8,6 +7,8 @@ import {
   ApiQuery,
 } from '@nestjs/swagger';
 import { CreateKeyDto, CreatedKeyView, KeyView, UpdateKeyDto } from '@gateway/contracts';
+import { DeclaresBody, RouteBody, type DeclaredBody } from '../../platform/http/declared-body';
+import { adminBody } from '../shared/admin-body.declaration';
 import { AdminController } from '../shared/admin-controller.decorator';
 import { KeyListQueryDto } from './key-list-query.dto';
 import { KeysService } from './keys.service';
@@ -18,10 +19,10 @@ export class KeysController {
 
   @Post()
   @ApiOperation({ summary: 'Create an inference key; the whole key is in this answer only' })
-  @ApiBody({ type: CreateKeyDto })
+  @DeclaresBody(adminBody(CreateKeyDto))
   @ApiCreatedResponse({ type: CreatedKeyView })
-  create(@Body() body: unknown): Promise<CreatedKeyView> {
-    return this.keys.create(body);
+  create(@RouteBody() body: DeclaredBody<CreateKeyDto>): Promise<CreatedKeyView> {
+    return this.keys.create(body.fields());
   }
 
   @Get()
@@ -41,10 +42,10 @@ export class KeysController {
 
   @Patch(':id')
   @ApiOperation({ summary: 'Rename, disable, re-enable, change the expiry or the allowed models of a key' })
-  @ApiBody({ type: UpdateKeyDto })
+  @DeclaresBody(adminBody(UpdateKeyDto))
   @ApiOkResponse({ type: KeyView })
-  update(@Param('id') id: string, @Body() body: unknown): Promise<KeyView> {
-    return this.keys.update(id, body);
+  update(@Param('id') id: string, @RouteBody() body: DeclaredBody<UpdateKeyDto>): Promise<KeyView> {
+    return this.keys.update(id, body.fields());
   }
 
   @Delete(':id')

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { generateApiKey, KeyResolver } from '@gateway/auth';
 import { CreateKeyDto, UpdateKeyDto, type CreatedKeyView, type KeyView } from '@gateway/contracts';
 import type { PrismaClient } from '@gateway/db';
-import { GatewayError } from '../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { GovernanceFigures } from '../../governance/governance-figures.service';
 import { LOGGER, PRISMA } from '../../platform/infrastructure/tokens';
 import { governanceDataOf } from '../shared/governance-columns.mapper';
@@ -23,8 +23,7 @@ export class KeysService {
     private readonly figures: GovernanceFigures,
   ) {}
 
-  async create(body: unknown): Promise<CreatedKeyView> {
-    const input = parseAdminInput(CreateKeyDto, body);
+  async create(input: CreateKeyDto): Promise<CreatedKeyView> {
     const account = await this.prisma.account.findUnique({
       where: { id: input.accountId },
       select: { id: true },
@@ -66,8 +65,8 @@ export class KeysService {
     return { ...toKeyView(row), current };
   }
 
-  async update(id: string, body: unknown): Promise<KeyView> {
-    const { expiresAt, limits, budget, ...plainFields } = parseAdminInput(UpdateKeyDto, body);
+  async update(id: string, input: UpdateKeyDto): Promise<KeyView> {
+    const { expiresAt, limits, budget, ...plainFields } = input;
     const stored =
       limits === undefined || limits === null
         ? null

@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DebitService, type DebitOutcome } from '@gateway/billing';
 import type { PrismaClient } from '@gateway/db';
-import { GatewayError } from '../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { PRISMA } from '../../platform/infrastructure/tokens';
 import { accountNotFound } from '../accounts/account-not-found.error';
 import { toAccountView } from '../accounts/account-view.mapper';
-import { parseAdminInput } from '../shared/admin-input.util';
 import { DebitAccountDto } from './debit-account.dto';
 import { idempotencyKeyConflict } from './key-conflict.error';
 import type { DebitResultView } from './debit-result.view';
@@ -19,8 +18,7 @@ export class DebitsService {
     private readonly debits: DebitService,
   ) {}
 
-  async debit(accountId: string, body: unknown): Promise<DebitResultView> {
-    const input = parseAdminInput(DebitAccountDto, body);
+  async debit(accountId: string, input: DebitAccountDto): Promise<DebitResultView> {
     const outcome = await this.debits.debit({
       accountId,
       amountMicros: BigInt(input.amountMicros),

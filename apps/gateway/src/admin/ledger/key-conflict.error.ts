@@ -1,5 +1,5 @@
 import type { KeyedEntry } from '@gateway/billing';
-import { GatewayError } from '../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 
 /**
  * The 409 of a credit or debit whose idempotency key already made another entry (another account,

@@ -1,5 +1,7 @@
-import { Body, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
+import { Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
+import { DeclaresBody, RouteBody, type DeclaredBody } from '../../platform/http/declared-body';
+import { adminBody } from '../shared/admin-body.declaration';
 import { AdminController } from '../shared/admin-controller.decorator';
 import { DebitAccountDto } from './debit-account.dto';
 import { DebitResultView } from './debit-result.view';
@@ -41,9 +43,9 @@ export class LedgerController {
       'hold stays payable); a larger debit is a 409 conflict naming amountMicros. A correction that must ' +
       'go further is made explicit by raising overdraftLimitMicros (PATCH the account) first.',
   })
-  @ApiBody({ type: DebitAccountDto })
+  @DeclaresBody(adminBody(DebitAccountDto))
   @ApiOkResponse({ type: DebitResultView })
-  debit(@Param('id') id: string, @Body() body: unknown): Promise<DebitResultView> {
-    return this.debits.debit(id, body);
+  debit(@Param('id') id: string, @RouteBody() body: DeclaredBody<DebitAccountDto>): Promise<DebitResultView> {
+    return this.debits.debit(id, body.fields());
   }
 }

@@ -1,4 +1,4 @@
-import { GatewayError } from '../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { decodeLogCursor, encodeLogCursor } from './log-cursor.util';
 
 describe('log cursor', () => {

@@ -1,4 +1,4 @@
-import { GatewayError } from '../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 
 const DIGITS = /^[0-9]{1,19}$/;
 

@@ -1,5 +1,5 @@
 import { MAX_OVERVIEW_WINDOW_HOURS, type OverviewBucket } from '@gateway/contracts';
-import { GatewayError } from '../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import type { TimeWindow } from '../usage/usage-window.util';
 
 const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };

@@ -3,7 +3,7 @@ import { OverviewQueryDto, type OverviewView } from '@gateway/contracts';
 import type { Pool } from 'pg';
 import { PG_POOL } from '../../platform/infrastructure/tokens';
 import { queryFigures } from '../figures/figure-query.util';
-import { MINUTE_MS, rollupCover } from '../figures/rollup-cover.util';
+import { overviewCover } from '../figures/overview-cover.util';
 import { readRollupWatermarks } from '../figures/rollup-watermarks.reader';
 import { parseAdminInput } from '../shared/admin-input.util';
 import { overviewStatement, type OverviewSqlRow } from './overview-query.sql';
@@ -13,7 +13,9 @@ import { toOverviewView } from './overview.mapper';
 // perf-machinery: request-log-rollups (docs/performance-machinery.md)
 /**
  * Requests, errors, spend and latency percentiles per time bucket: overall, per model, per channel.
- * Whole minutes come from the minute rollup, the rest of the window from the raw rows.
+ * Whole hours come from the series per hour, whole minutes from the minute rollup, the rest of the
+ * window from the raw rows (overview-cover.util.ts). The top models and channels are ranked over the
+ * window read by hours wherever it can, whatever the bucket: the same sums from fewer rows.
  */
 @Injectable()
 export class OverviewService {
@@ -22,10 +24,15 @@ export class OverviewService {
   async overview(query: unknown): Promise<OverviewView> {
     const input = parseAdminInput(OverviewQueryDto, query);
     const window = resolveOverviewWindow(input.window, input.bucket, new Date());
-    const cover = rollupCover(window, MINUTE_MS, (await readRollupWatermarks(this.pool)).minute);
+    const marks = await readRollupWatermarks(this.pool);
     const rows = await queryFigures<OverviewSqlRow>(
       this.pool,
-      overviewStatement(input.bucket, window, cover, input.top),
+      overviewStatement(
+        input.bucket,
+        overviewCover(window, input.bucket, marks),
+        overviewCover(window, 'hour', marks),
+        input.top,
+      ),
     );
     return toOverviewView(rows, window, input.bucket);
   }

@@ -1,6 +1,8 @@
-import { Body, Get, Put } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { Get, Put } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { PutPricesDto } from '@gateway/contracts';
+import { DeclaresBody, RouteBody, type DeclaredBody } from '../../platform/http/declared-body';
+import { adminBody } from '../shared/admin-body.declaration';
 import { AdminController } from '../shared/admin-controller.decorator';
 import { PricesService } from './prices.service';
 import { PricesView } from './prices.view';
@@ -18,9 +20,9 @@ export class PricesController {
 
   @Put()
   @ApiOperation({ summary: "Set the prices of the given models (each replaces that model's whole price)" })
-  @ApiBody({ type: PutPricesDto })
+  @DeclaresBody(adminBody(PutPricesDto))
   @ApiOkResponse({ type: PricesView, description: 'The prices written.' })
-  put(@Body() body: unknown): Promise<PricesView> {
-    return this.prices.put(body);
+  put(@RouteBody() body: DeclaredBody<PutPricesDto>): Promise<PricesView> {
+    return this.prices.put(body.fields());
   }
 }

@@ -4,7 +4,6 @@ import { PutPricesDto } from '@gateway/contracts';
 import type { PrismaClient } from '@gateway/db';
 import { PriceSync } from '../../platform/infrastructure/price-sync.service';
 import { LOGGER, PRISMA } from '../../platform/infrastructure/tokens';
-import { parseAdminInput } from '../shared/admin-input.util';
 import { fromPriceRow, toPriceColumns } from './price-row.mapper';
 import type { PricesView } from './prices.view';
 
@@ -23,8 +22,8 @@ export class PricesService {
   }
 
   /** Upserts the given models' prices in one transaction; other models keep theirs. Answers the written prices. */
-  async put(body: unknown): Promise<PricesView> {
-    const { prices } = parseAdminInput(PutPricesDto, body);
+  async put(input: PutPricesDto): Promise<PricesView> {
+    const { prices } = input;
     const rows = await this.prisma.$transaction(
       prices.map((price) => {
         const columns = toPriceColumns(price);

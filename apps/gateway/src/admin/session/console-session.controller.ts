@@ -1,15 +1,10 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
-import {
-  ApiBody,
-  ApiCookieAuth,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Controller, Delete, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { ApiCookieAuth, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from '@gateway/config';
+import { DeclaresBody, RouteBody, type DeclaredBody } from '../../platform/http/declared-body';
 import { CONFIG } from '../../platform/infrastructure/tokens';
+import { adminBody } from '../shared/admin-body.declaration';
 import { clearedSessionCookie, CONSOLE_SESSION_COOKIE, sessionCookie } from './console-session-cookie.util';
 import { ConsoleSessionService } from './console-session.service';
 import { ConsoleSessionView } from './console-session.view';
@@ -38,11 +33,11 @@ export class ConsoleSessionController {
       'auth-failure throttle; 503 while Redis, which keeps sessions, is unavailable.',
     security: [],
   })
-  @ApiBody({ type: SignInDto })
+  @DeclaresBody(adminBody(SignInDto))
   @ApiNoContentResponse({ description: 'Signed in; the cookie is set.' })
   async signIn(
     @Req() request: FastifyRequest,
-    @Body() body: unknown,
+    @RouteBody() body: DeclaredBody<SignInDto>,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<void> {
     const { id } = await this.sessions.signIn(request, body);

@@ -5,12 +5,12 @@ import type { GatewayConfig } from '@gateway/config';
 import { AdminTokenGuard } from '../../platform/auth/admin-token.guard';
 import { refusalAfterFailure } from '../../platform/auth/auth-failure.refusal';
 import { crossOriginRefusal } from '../../platform/auth/same-origin.check';
-import { GatewayError } from '../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { CONFIG } from '../../platform/infrastructure/tokens';
-import { parseAdminInput } from '../shared/admin-input.util';
+import type { DeclaredBody } from '../../platform/http/declared-body';
 import { consoleSessionIdOf } from './console-session-cookie.util';
 import { ConsoleSessionStore, type ConsoleSession } from './console-session.store';
-import { SignInDto } from './sign-in.dto';
+import type { SignInDto } from './sign-in.dto';
 
 /**
  * Signing in to the console and out of it. The admin token is exchanged for a random session id, so
@@ -30,10 +30,14 @@ export class ConsoleSessionService {
    * and 403 for an inference key (both counted by the auth-failure throttle, 429 past it), 403 from
    * another origin, 503 while Redis is away.
    */
-  async signIn(request: FastifyRequest, body: unknown): Promise<{ id: string; session: ConsoleSession }> {
+  async signIn(
+    request: FastifyRequest,
+    body: DeclaredBody<SignInDto>,
+  ): Promise<{ id: string; session: ConsoleSession }> {
     this.ensureEnabled();
     this.refuseForeignPages(request);
-    const { token } = parseAdminInput(SignInDto, body);
+    // Validated after the origin check: a foreign page is refused whatever it sends.
+    const { token } = body.fields();
     const refusal = this.guard.tokenRefusalOf(token);
     if (refusal !== undefined) throw await refusalAfterFailure(this.failures, request, refusal);
     return this.sessions.create();

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type Redis from 'ioredis';
 import type { GatewayConfig } from '@gateway/config';
-import { GatewayError } from '../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { CONFIG, REDIS } from '../../platform/infrastructure/tokens';
 
 /** A signed-in console session as the server keeps it. */

@@ -1,5 +1,5 @@
 import { CreateAccountDto, CreditAccountDto, LogsQueryDto, PutPricesDto } from '@gateway/contracts';
-import { GatewayError } from '../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { parseAdminInput } from './admin-input.util';
 
 function problemOf(attempt: () => unknown): GatewayError {

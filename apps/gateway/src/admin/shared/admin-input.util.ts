@@ -1,5 +1,5 @@
 import { ADMIN_INPUT_RULES, describeProblems, validateBody } from '@gateway/contracts';
-import { GatewayError } from '../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 
 type DtoClass<T> = new () => T;
 

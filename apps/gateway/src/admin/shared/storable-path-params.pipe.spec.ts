@@ -1,4 +1,4 @@
-import { GatewayError } from '../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { StorablePathParamsPipe } from './storable-path-params.pipe';
 
 describe('StorablePathParamsPipe', () => {

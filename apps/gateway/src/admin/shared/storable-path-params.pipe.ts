@@ -1,6 +1,6 @@
 import { Injectable, type ArgumentMetadata, type PipeTransform } from '@nestjs/common';
 import { hasUnstorableText, UNSTORABLE_TEXT_PROBLEM } from '@gateway/contracts';
-import { GatewayError } from '../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 
 /**
  * Refuses a path parameter Postgres cannot compare (`/admin/keys/%00`): a NUL in a query parameter

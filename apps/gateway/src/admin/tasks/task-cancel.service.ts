@@ -5,7 +5,6 @@ import { isTaskStatus, isTerminalTaskStatus } from '@gateway/tasks';
 import { LOGGER } from '../../platform/infrastructure/tokens';
 import type { TaskRuntime } from '../../tasks/task-runtime';
 import { TaskRuntimeLoader } from '../../tasks/task-runtime.loader';
-import { parseAdminInput } from '../shared/admin-input.util';
 import { CancelTaskDto } from './task-action.dto';
 import type { TaskCancelResultView } from './task-action.view';
 import { TaskDetailService } from './task-detail.service';
@@ -27,8 +26,8 @@ export class TaskCancelService {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  async cancel(id: string, body: unknown): Promise<TaskCancelResultView> {
-    const { reason } = parseAdminInput(CancelTaskDto, body);
+  async cancel(id: string, input: CancelTaskDto): Promise<TaskCancelResultView> {
+    const { reason } = input;
     const task = await this.details.find(id);
     if (isTerminalTaskStatus(task.status)) throw taskAlreadyEnded(task);
     const failureReason = `cancelled by admin: ${reason}`;

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { CancellationSignal, SafeFetcher } from '@gateway/providers-core';
-import { GatewayError } from '../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { SAFE_FETCHER } from '../../platform/infrastructure/tokens';
 import { isRelayable } from '../../tasks/content/content-relay';
 import type { OpenedContent } from '../../tasks/content/opened-content';

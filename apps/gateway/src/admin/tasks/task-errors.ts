@@ -1,5 +1,5 @@
 import type { Task } from '@gateway/db';
-import { GatewayError } from '../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 
 /** The 404 of every admin route under /admin/tasks/{id}. */
 export function taskNotFound(id: string): GatewayError {

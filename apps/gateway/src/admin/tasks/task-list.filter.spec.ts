@@ -1,4 +1,4 @@
-import { GatewayError } from '../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { encodeAccountCursor } from '../accounts/account-cursor.util';
 import { TaskListQueryDto } from './task-list-query.dto';
 import { toTasksWhere } from './task-list.filter';

@@ -1,6 +1,6 @@
 import type { Prisma } from '@gateway/db';
 import { TASK_STATUSES, TERMINAL_TASK_STATUSES } from '@gateway/tasks';
-import { GatewayError } from '../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { decodeAccountCursor } from '../accounts/account-cursor.util';
 import type { TaskListQueryDto } from './task-list-query.dto';
 

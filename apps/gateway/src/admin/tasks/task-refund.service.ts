@@ -3,7 +3,6 @@ import type { Logger } from 'pino';
 import { CreditKeyConflictError, CreditService } from '@gateway/billing';
 import type { Task } from '@gateway/db';
 import { LOGGER } from '../../platform/infrastructure/tokens';
-import { parseAdminInput } from '../shared/admin-input.util';
 import { RefundTaskDto } from './task-action.dto';
 import type { TaskRefundResultView } from './task-action.view';
 import { TaskDetailService } from './task-detail.service';
@@ -26,8 +25,7 @@ export class TaskRefundService {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  async refund(id: string, body: unknown): Promise<TaskRefundResultView> {
-    const input = parseAdminInput(RefundTaskDto, body);
+  async refund(id: string, input: RefundTaskDto): Promise<TaskRefundResultView> {
     const task = await this.details.find(id);
     if (task.status !== 'completed') throw taskNotRefundable(id, `it is ${task.status}, not completed`);
     const before = await this.money.moneyOfOne(task);

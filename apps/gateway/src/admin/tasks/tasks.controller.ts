@@ -1,16 +1,10 @@
-import { Body, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import {
-  ApiBody,
-  ApiHeader,
-  ApiOkResponse,
-  ApiOperation,
-  ApiProduces,
-  ApiQuery,
-  ApiResponse,
-} from '@nestjs/swagger';
+import { Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { BINARY_BODY } from '../../platform/docs/binary-body.schema';
 import { relayOpenedContent } from '../../tasks/content/content-relay';
+import { DeclaresBody, RouteBody, type DeclaredBody } from '../../platform/http/declared-body';
+import { adminBody } from '../shared/admin-body.declaration';
 import { AdminController } from '../shared/admin-controller.decorator';
 import { CancelTaskDto, RefundTaskDto } from './task-action.dto';
 import { TaskCancelResultView, TaskRefundResultView } from './task-action.view';
@@ -79,18 +73,24 @@ export class TasksController {
     summary:
       'Cancel an unfinished task and release its hold, even where its upstream cannot be stopped; 409 once ended',
   })
-  @ApiBody({ type: CancelTaskDto })
+  @DeclaresBody(adminBody(CancelTaskDto))
   @ApiOkResponse({ type: TaskCancelResultView })
-  cancel(@Param('id') id: string, @Body() body: unknown): Promise<TaskCancelResultView> {
-    return this.cancels.cancel(id, body);
+  cancel(
+    @Param('id') id: string,
+    @RouteBody() body: DeclaredBody<CancelTaskDto>,
+  ): Promise<TaskCancelResultView> {
+    return this.cancels.cancel(id, body.fields());
   }
 
   @Post(':id/refund')
   @HttpCode(200)
   @ApiOperation({ summary: 'Credit a completed task’s capture back, once per task' })
-  @ApiBody({ type: RefundTaskDto })
+  @DeclaresBody(adminBody(RefundTaskDto))
   @ApiOkResponse({ type: TaskRefundResultView })
-  refund(@Param('id') id: string, @Body() body: unknown): Promise<TaskRefundResultView> {
-    return this.refunds.refund(id, body);
+  refund(
+    @Param('id') id: string,
+    @RouteBody() body: DeclaredBody<RefundTaskDto>,
+  ): Promise<TaskRefundResultView> {
+    return this.refunds.refund(id, body.fields());
   }
 }

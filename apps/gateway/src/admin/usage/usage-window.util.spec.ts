@@ -1,4 +1,4 @@
-import { GatewayError } from '../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { resolveUsageWindow } from './usage-window.util';
 
 const NOW = new Date('2026-06-01T12:00:00Z');

@@ -1,5 +1,5 @@
 import { DEFAULT_USAGE_WINDOW_HOURS, MAX_USAGE_WINDOW_DAYS } from '@gateway/contracts';
-import { GatewayError } from '../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 
 const HOUR_MS = 3_600_000;
 

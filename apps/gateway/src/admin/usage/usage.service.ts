@@ -25,7 +25,8 @@ export class UsageService {
     const input = parseAdminInput(UsageQueryDto, query);
     const groupings = parseUsageGroupBy(input.groupBy);
     const window = resolveUsageWindow(input, new Date());
-    const cover = rollupCover(window, HOUR_MS, (await readRollupWatermarks(this.pool)).hour);
+    const marks = await readRollupWatermarks(this.pool);
+    const cover = rollupCover(window, HOUR_MS, marks.hour, marks.hourFloor);
     if (input.format === 'csv') {
       return copyCsv(this.pool, (quote) => usageSql(groupings, window, cover, quote));
     }

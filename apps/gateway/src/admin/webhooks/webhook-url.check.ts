@@ -1,6 +1,6 @@
 import type { GatewayConfig } from '@gateway/config';
 import { checkFetchTarget } from '@gateway/providers-core';
-import { GatewayError } from '../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { MAX_WEBHOOK_URL_LENGTH } from './webhook-endpoint.dto';
 
 /** Time allowed to resolve an endpoint's host when it is registered. */

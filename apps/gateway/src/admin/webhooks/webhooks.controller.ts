@@ -1,13 +1,14 @@
-import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
-  ApiBody,
   ApiCreatedResponse,
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
   ApiQuery,
 } from '@nestjs/swagger';
+import { DeclaresBody, RouteBody, type DeclaredBody } from '../../platform/http/declared-body';
+import { adminBody } from '../shared/admin-body.declaration';
 import { AdminController } from '../shared/admin-controller.decorator';
 import { WebhookDeliveriesService } from './webhook-deliveries.service';
 import { WebhookDeliveryQueryDto } from './webhook-delivery-query.dto';
@@ -30,10 +31,10 @@ export class WebhooksController {
   @ApiOperation({
     summary: 'Register a webhook endpoint; its signing secret is in this answer only (stored encrypted)',
   })
-  @ApiBody({ type: CreateWebhookEndpointDto })
+  @DeclaresBody(adminBody(CreateWebhookEndpointDto))
   @ApiCreatedResponse({ type: CreatedWebhookEndpointView })
-  create(@Body() body: unknown): Promise<CreatedWebhookEndpointView> {
-    return this.endpoints.create(body);
+  create(@RouteBody() body: DeclaredBody<CreateWebhookEndpointDto>): Promise<CreatedWebhookEndpointView> {
+    return this.endpoints.create(body.fields());
   }
 
   @Get()
@@ -52,10 +53,13 @@ export class WebhooksController {
 
   @Patch(':id')
   @ApiOperation({ summary: 'Change the URL, events, account, note or status of an endpoint' })
-  @ApiBody({ type: UpdateWebhookEndpointDto })
+  @DeclaresBody(adminBody(UpdateWebhookEndpointDto))
   @ApiOkResponse({ type: WebhookEndpointView })
-  update(@Param('id') id: string, @Body() body: unknown): Promise<WebhookEndpointView> {
-    return this.endpoints.update(id, body);
+  update(
+    @Param('id') id: string,
+    @RouteBody() body: DeclaredBody<UpdateWebhookEndpointDto>,
+  ): Promise<WebhookEndpointView> {
+    return this.endpoints.update(id, body.fields());
   }
 
   @Delete(':id')

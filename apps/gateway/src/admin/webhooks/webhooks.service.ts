@@ -8,9 +8,8 @@ import {
   PREVIOUS_SECRET_GRACE_MS,
   sealWebhookSecret,
 } from '@gateway/webhooks';
-import { GatewayError } from '../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { CONFIG, PRISMA } from '../../platform/infrastructure/tokens';
-import { parseAdminInput } from '../shared/admin-input.util';
 import { missingRecordAs } from '../shared/prisma-error.util';
 import { CreateWebhookEndpointDto, UpdateWebhookEndpointDto } from './webhook-endpoint.dto';
 import { toWebhookEndpointView } from './webhook-endpoint.mapper';
@@ -28,8 +27,7 @@ export class WebhooksService {
     @Inject(CONFIG) private readonly config: GatewayConfig,
   ) {}
 
-  async create(body: unknown): Promise<CreatedWebhookEndpointView> {
-    const input = parseAdminInput(CreateWebhookEndpointDto, body);
+  async create(input: CreateWebhookEndpointDto): Promise<CreatedWebhookEndpointView> {
     await assertDeliverableUrl(input.url, this.config);
     if (input.accountId !== undefined) await this.assertAccount(input.accountId);
     const secret = newWebhookSecret();
@@ -59,8 +57,7 @@ export class WebhooksService {
     return toWebhookEndpointView(await this.find(id));
   }
 
-  async update(id: string, body: unknown): Promise<WebhookEndpointView> {
-    const input = parseAdminInput(UpdateWebhookEndpointDto, body);
+  async update(id: string, input: UpdateWebhookEndpointDto): Promise<WebhookEndpointView> {
     await this.find(id);
     if (input.url !== undefined) await assertDeliverableUrl(input.url, this.config);
     if (typeof input.accountId === 'string') await this.assertAccount(input.accountId);

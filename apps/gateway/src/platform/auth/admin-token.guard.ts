@@ -4,7 +4,7 @@ import { AuthFailureThrottle, extractCredential, isValidAdminToken, looksLikeApi
 import type { GatewayConfig } from '@gateway/config';
 import { consoleSessionIdOf } from '../../admin/session/console-session-cookie.util';
 import { ConsoleSessionStore } from '../../admin/session/console-session.store';
-import { GatewayError } from '../errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { gatewayState, type GatewayRequestState } from '../http/gateway-request';
 import { CONFIG } from '../infrastructure/tokens';
 import { refusalAfterFailure } from './auth-failure.refusal';

@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { AuthFailureThrottle, extractCredential, isKeyRejection, KeyResolver } from '@gateway/auth';
-import { GatewayError } from '../errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { routeFamilyOf } from '../errors/route-family';
 import { GovernanceRefusalLog } from '../../governance/governance-refusal-log';
 import { ipRefusal } from '../../governance/governance-refusals';

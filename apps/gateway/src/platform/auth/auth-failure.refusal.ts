@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { AuthFailureThrottle } from '@gateway/auth';
-import { GatewayError } from '../errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 
 /**
  * What a failed authentication is answered with: its own refusal, or 429 with Retry-After once the

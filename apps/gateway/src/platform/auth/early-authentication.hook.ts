@@ -68,9 +68,23 @@ function protectedAreaOf(request: FastifyRequest): ProtectedArea | undefined {
 const CONSOLE_SESSION_PATH = `${ADMIN_ROOT}/session`;
 
 function areaOf(path: string): ProtectedArea | undefined {
-  if (path.split('?', 1)[0] === CONSOLE_SESSION_PATH) return undefined;
-  if (path === ADMIN_ROOT || path.startsWith(`${ADMIN_ROOT}/`)) return 'admin';
+  // Asked on every request: string comparisons only, nothing allocated.
+  if (!path.startsWith(ADMIN_ROOT)) return isApiKeyPath(path) ? 'inference' : undefined;
+  if (isConsoleSessionPath(path)) return undefined;
+  if (path.length === ADMIN_ROOT.length || path.charCodeAt(ADMIN_ROOT.length) === SLASH) return 'admin';
   return isApiKeyPath(path) ? 'inference' : undefined;
+}
+
+const SLASH = 47;
+const QUESTION_MARK = 63;
+
+/** `/admin/session`, with or without a query. */
+function isConsoleSessionPath(path: string): boolean {
+  if (!path.startsWith(CONSOLE_SESSION_PATH)) return false;
+  return (
+    path.length === CONSOLE_SESSION_PATH.length ||
+    path.charCodeAt(CONSOLE_SESSION_PATH.length) === QUESTION_MARK
+  );
 }
 
 function decodedPathOf(url: string): string {

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { GatewayError } from '../errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 
 /** Methods that change nothing: a cross-origin page can make the browser send them, but not read the answer. */
 const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD']);

@@ -6,9 +6,15 @@ import {
 } from '../../routes/modality/text/generation-route.table';
 import { documentErrorResponses, ERROR_BODY_MODELS } from './error-responses';
 
-/** The OpenAPI document is generated from the DTO decorators; Swagger UI at /docs, JSON at /docs/openapi.json. */
+// perf-machinery: lazy-api-docs (docs/performance-machinery.md)
+/**
+ * The OpenAPI document is generated from the DTO decorators; Swagger UI at /docs, JSON at
+ * /docs/openapi.json. It is built on the first request for it, not at boot: building it walks every
+ * route and DTO (about 0.2 s of CPU), which every gateway start, and every integration test file that
+ * starts one, would pay for a page few of them open.
+ */
 export function setupApiDocs(app: NestFastifyApplication): void {
-  SwaggerModule.setup('docs', app, createApiDocument(app), { jsonDocumentUrl: 'docs/openapi.json' });
+  SwaggerModule.setup('docs', app, () => createApiDocument(app), { jsonDocumentUrl: 'docs/openapi.json' });
 }
 
 function createApiDocument(app: NestFastifyApplication): OpenAPIObject {

@@ -1,5 +1,5 @@
 import { alphaErrorBody } from './alpha-envelope.renderer';
-import { GatewayError } from './gateway-error';
+import { GatewayError } from '@gateway/errors';
 
 describe('the alpha error envelope (upstreams §3.6)', () => {
   it('writes the HTTP status as code, a reason, the message and the request id as trace id', () => {

@@ -1,4 +1,4 @@
-import type { GatewayError, GatewayErrorCode } from './gateway-error';
+import type { GatewayError, GatewayErrorCode } from '@gateway/errors';
 
 /**
  * The §3.6 `reason` of each error the gateway decides itself on the alpha routes (upstreams.md §3.6:

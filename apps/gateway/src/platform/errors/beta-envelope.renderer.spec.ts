@@ -1,5 +1,5 @@
 import { betaEnvelope, betaErrorBody, type BetaAnswerContext } from './beta-envelope.renderer';
-import { GatewayError } from './gateway-error';
+import { GatewayError } from '@gateway/errors';
 
 const CONTEXT: BetaAnswerContext = {
   requestId: 'req_0123',

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { BETA_SUCCESS_CODE } from '@gateway/dialects';
 import { gatewayState } from '../http/gateway-request';
-import type { GatewayError, GatewayErrorCode } from './gateway-error';
+import type { GatewayError, GatewayErrorCode } from '@gateway/errors';
 
 /** What every answer of one `/bt` call repeats: its request id, its start, and the action it named. */
 export interface BetaAnswerContext {

@@ -1,4 +1,4 @@
-import type { GatewayError, GatewayErrorCode } from './gateway-error';
+import type { GatewayError, GatewayErrorCode } from '@gateway/errors';
 import type { RouteFamily } from './route-family';
 
 /** Native dialect: `{"error":{"code":<http>,"message","status"}}` with the canonical status strings. */

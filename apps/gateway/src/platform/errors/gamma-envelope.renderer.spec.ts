@@ -1,4 +1,4 @@
-import { GatewayError } from './gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { gammaErrorBody } from './gamma-envelope.renderer';
 import { routeFamilyOf } from './route-family';
 // The dialect is the routes' declaration: loading them declares /gamma and /v1.

@@ -1,4 +1,4 @@
-import type { GatewayError, GatewayErrorCode } from './gateway-error';
+import type { GatewayError, GatewayErrorCode } from '@gateway/errors';
 
 /**
  * The §5.8 code of each error the gateway decides itself on the gamma routes (upstreams.md §5.8 error

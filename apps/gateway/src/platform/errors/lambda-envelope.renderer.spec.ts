@@ -1,4 +1,4 @@
-import { GatewayError } from './gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { routeFamilyOf } from './route-family';
 import { lambdaErrorBody } from './lambda-envelope.renderer';
 // The dialect is the routes' declaration: loading them declares /lambda.

@@ -1,4 +1,4 @@
-import type { GatewayError } from './gateway-error';
+import type { GatewayError } from '@gateway/errors';
 
 /**
  * A GatewayError in the lambda family's envelope (upstreams.md §9.3, §9.5): `{code, message, data}`

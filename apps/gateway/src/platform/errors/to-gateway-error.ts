@@ -1,5 +1,5 @@
 import { HttpException } from '@nestjs/common';
-import { GatewayError } from './gateway-error';
+import { GatewayError } from '@gateway/errors';
 
 interface FastifyLikeError {
   code?: string;

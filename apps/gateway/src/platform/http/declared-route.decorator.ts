@@ -1,6 +1,6 @@
 import { applyDecorators, Get, HttpCode, Post, type Type } from '@nestjs/common';
 import { ApiConsumes, ApiHeader, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { DeclaresBody, type BodyDeclaration } from './declared-body';
+import { DeclaresBody, type BodyChoice, type BodyDeclaration } from './declared-body';
 import { JsonBody, type JsonBodyOptions } from './json-body.parser';
 import { AcceptsMultipart } from './multipart-body.parser';
 
@@ -17,8 +17,11 @@ export interface DeclaredRouteOptions<Fields> {
   path?: string;
   summary: string;
   description?: string;
-  /** The body, validated from here (RouteBody) and documented from the same DTO. */
-  body?: BodyDeclaration<Fields>;
+  /**
+   * The body, validated from here (RouteBody) and documented from the same DTO; or the bodies a
+   * parameter chooses between, one declaration per value.
+   */
+  body?: BodyDeclaration<Fields> | BodyChoice<object>;
   answer?: Type<unknown>;
   /** How its JSON body is read, where it differs from the gateway's default. */
   json?: JsonBodyOptions;

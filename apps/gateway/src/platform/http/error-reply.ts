@@ -3,7 +3,7 @@ import { alphaErrorBody } from '../errors/alpha-envelope.renderer';
 import { betaAnswerContextOf, betaErrorBody } from '../errors/beta-envelope.renderer';
 import { errorBodyFor } from '../errors/error-envelope.renderer';
 import { gammaErrorBody } from '../errors/gamma-envelope.renderer';
-import type { GatewayError } from '../errors/gateway-error';
+import type { GatewayError } from '@gateway/errors';
 import { routeFamilyOf, type RouteFamily } from '../errors/route-family';
 import { lambdaErrorBody } from '../errors/lambda-envelope.renderer';
 import { closeAfterBody } from './lingering-close';

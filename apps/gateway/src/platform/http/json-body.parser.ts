@@ -7,7 +7,7 @@ import {
   parseJsonBytesHolding,
   type JsonPath,
 } from '@gateway/contracts';
-import { GatewayError } from '../errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { gatewayState, type GatewayRequestState } from './gateway-request';
 import { MergeRouteConfig } from './route-config.decorator';
 

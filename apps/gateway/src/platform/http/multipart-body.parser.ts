@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { GatewayError } from '../errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { MergeRouteConfig } from './route-config.decorator';
 
 declare module 'fastify' {

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
-import { GatewayError } from '../errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { readMultipartForm, type MultipartLimits } from './multipart-form.reader';
 
 const BOUNDARY = 'form-boundary';

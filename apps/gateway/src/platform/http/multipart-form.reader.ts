@@ -1,6 +1,6 @@
 import { Busboy, type BusboyFileStream, type BusboyHeaders, type BusboyInstance } from '@fastify/busboy';
 import type { FastifyRequest } from 'fastify';
-import { GatewayError } from '../errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 
 export interface UploadedFile {
   /** The form field it came in (`image`, `image[]`, `mask` …). */

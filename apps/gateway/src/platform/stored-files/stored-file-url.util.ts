@@ -1,11 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 
-/** Where stored files are served: outside /v1, whose routes all need a key (see StoredFilesController). */
-export const STORED_FILES_PATH = '/files';
-
-export function storedFileUrl(baseUrl: string, id: string): string {
-  return `${baseUrl}${STORED_FILES_PATH}/${id}`;
-}
+export { STORED_FILES_PATH, storedFileUrl } from '@gateway/storage';
 
 /**
  * The start of the absolute URLs the gateway writes into answers: PUBLIC_BASE_URL when set (what a

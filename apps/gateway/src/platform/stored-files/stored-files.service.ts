@@ -5,7 +5,7 @@ import {
   type ObjectStore,
   type StoredObjectContent,
 } from '@gateway/storage';
-import { GatewayError } from '../errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { OBJECT_STORE } from '../infrastructure/tokens';
 import { parseRangeHeader, type RequestedRange } from './range-header.util';
 

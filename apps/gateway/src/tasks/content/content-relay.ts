@@ -5,7 +5,7 @@ import {
   type CancellationSignal,
   type VideoContentVariant,
 } from '@gateway/providers-core';
-import { GatewayError } from '../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import type { OpenedContent } from './opened-content';
 import { DEFAULT_CONTENT_TYPES } from '../../routes/modality/videos/content/video-content-variant';
 

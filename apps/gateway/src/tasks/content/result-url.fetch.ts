@@ -1,5 +1,5 @@
 import { SafeFetchError, type CancellationSignal, type SafeFetcher } from '@gateway/providers-core';
-import { GatewayError } from '../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { discardBody, type OpenedContent } from './opened-content';
 
 /**

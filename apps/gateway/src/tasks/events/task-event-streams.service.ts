@@ -4,7 +4,7 @@ import type { ResolvedKey } from '@gateway/auth';
 import type { GatewayConfig } from '@gateway/config';
 import type { Task } from '@gateway/db';
 import { isTerminalTaskStatus } from '@gateway/tasks/queues';
-import { GatewayError } from '../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { CONFIG, LOGGER } from '../../platform/infrastructure/tokens';
 import { ANY_PUBLIC_TASK_ID, TaskQueryService } from '../query/task-query.service';
 import { TaskRuntimeLoader } from '../task-runtime.loader';

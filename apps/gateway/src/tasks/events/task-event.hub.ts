@@ -12,8 +12,10 @@ import type { Logger } from 'pino';
 import type { GatewayConfig } from '@gateway/config';
 import { createPgPool } from '@gateway/db/pg-pool';
 import { logConnectionErrors } from '@gateway/observability';
-import { GatewayError } from '../../platform/errors/gateway-error';
-import { CONFIG, LOGGER, PG_POOL } from '../../platform/infrastructure/tokens';
+import { GatewayError } from '@gateway/errors';
+import type { RedisConnection } from '@gateway/redis';
+import { CONFIG, LOGGER, PG_POOL, REDIS_SUBSCRIBER } from '../../platform/infrastructure/tokens';
+import { TaskChangeListener } from './task-change.listener';
 import type { TaskEvent } from './task-event';
 import { TaskEventFeed } from './task-event.feed';
 import { TaskEventHistory } from './task-event.history';
@@ -24,10 +26,12 @@ const PRUNE_INTERVAL_MS = 10 * 60_000;
 export const FEED_APPLICATION_NAME = 'gateway-task-events';
 
 /**
- * The fan-out of task changes to this instance's open streams: one reader (TaskEventFeed: one query per
- * TASK_EVENTS_POLL_MS for every followed task, on a connection of its own so that it never waits behind
- * the serving path), each change handed to the streams of its task only (a map lookup). Also the caps on
- * open streams, their closing when the gateway shuts down, and the pruning of old recorded events.
+ * The fan-out of task changes to this instance's open streams: one reader (TaskEventFeed, on a connection
+ * of its own so that it never waits behind the serving path), woken by the writers' announcements on
+ * Redis (TaskChangeListener, subscribed while any stream is open) and polling every followed task once
+ * per TASK_EVENTS_FALLBACK_POLL_MS for what an announcement missed; each change handed to the streams of
+ * its task only (a map lookup). Also the caps on open streams, their closing when the gateway shuts down,
+ * and the pruning of old recorded events.
  */
 @Injectable()
 export class TaskEventHub implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
@@ -37,6 +41,7 @@ export class TaskEventHub implements OnModuleInit, OnApplicationBootstrap, OnApp
   private open = 0;
   private readonly feedPool: Pool;
   private readonly feed: TaskEventFeed;
+  private readonly changes: TaskChangeListener;
   private pruneTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -44,6 +49,7 @@ export class TaskEventHub implements OnModuleInit, OnApplicationBootstrap, OnApp
     @Inject(PG_POOL) pool: Pool,
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly adapterHost: HttpAdapterHost,
+    @Inject(REDIS_SUBSCRIBER) subscriber: RedisConnection,
   ) {
     this.history = new TaskEventHistory(pool);
     this.feedPool = logConnectionErrors(
@@ -54,8 +60,14 @@ export class TaskEventHub implements OnModuleInit, OnApplicationBootstrap, OnApp
     );
     this.feed = new TaskEventFeed(
       this.feedPool,
-      config.taskEvents.pollMs,
+      config.taskEvents.fallbackPollMs,
       (event) => this.dispatch(event),
+      logger,
+    );
+    this.changes = new TaskChangeListener(
+      subscriber,
+      config.redisPrefix,
+      { changed: (taskIds) => this.feed.wake(taskIds), missed: () => void this.feed.poll() },
       logger,
     );
   }
@@ -92,7 +104,7 @@ export class TaskEventHub implements OnModuleInit, OnApplicationBootstrap, OnApp
 
   /**
    * Feeds `stream` the changes of its task recorded after `afterSeq` (what its opening read last) from
-   * the next poll on; its reserved slot is released when it ends.
+   * the next read on; its reserved slot is released when it ends.
    */
   attach(stream: TaskEventStream, afterSeq: number): void {
     let streams = this.streamsByTask.get(stream.taskId);
@@ -102,6 +114,7 @@ export class TaskEventHub implements OnModuleInit, OnApplicationBootstrap, OnApp
     }
     streams.add(stream);
     this.feed.follow(stream.taskId, afterSeq);
+    this.changes.start();
   }
 
   /** Called by a stream when it ends. */
@@ -111,6 +124,7 @@ export class TaskEventHub implements OnModuleInit, OnApplicationBootstrap, OnApp
     if (streams.size === 0) {
       this.streamsByTask.delete(stream.taskId);
       this.feed.unfollow(stream.taskId);
+      if (this.streamsByTask.size === 0) this.changes.stop();
     }
     this.release(stream.accountId);
   }
@@ -136,6 +150,7 @@ export class TaskEventHub implements OnModuleInit, OnApplicationBootstrap, OnApp
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.pruneTimer);
     this.closeAll();
+    this.changes.stop();
     this.feed.stop();
     await this.feedPool.end();
   }

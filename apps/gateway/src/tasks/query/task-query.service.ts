@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { ResolvedKey } from '@gateway/auth';
 import type { TaskObjectView } from '@gateway/contracts';
 import type { Task } from '@gateway/db';
-import { GatewayError } from '../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { TaskRuntimeLoader } from '../task-runtime.loader';
 import { taskStoreUnavailable } from '../task-store-unavailable';
 import { TaskCostReader } from './task-cost.reader';

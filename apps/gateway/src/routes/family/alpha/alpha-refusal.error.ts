@@ -1,5 +1,5 @@
 import type { VideoPlan } from '@gateway/providers-core';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 
 /** A §3.6 reason the alpha routes give a refusal of their own. */
 export type AlphaReason =

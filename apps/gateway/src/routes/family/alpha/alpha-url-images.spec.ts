@@ -1,6 +1,6 @@
 import { PNG } from 'pngjs';
 import { SafeFetchError, type SafeFetcher, type SafeFetchOptions } from '@gateway/providers-core';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { AlphaUrlImages, URL_IMAGE_HEADER_BUDGET } from './alpha-url-images';
 
 const MB = 1024 * 1024;

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { imageSize } from 'image-size';
 import { ALPHA_IMAGE_MAX_BYTES, alphaImageHeaderRefusal, type ImageHeader } from '@gateway/providers';
 import { SafeFetchError, type SafeFetcher, type SafeFetchResponse } from '@gateway/providers-core';
-import type { GatewayError } from '../../../platform/errors/gateway-error';
+import type { GatewayError } from '@gateway/errors';
 import { SAFE_FETCHER } from '../../../platform/infrastructure/tokens';
 import { discardBody } from '../../../tasks/content/opened-content';
 import { alphaFieldError, alphaRefusalError } from './alpha-refusal.error';

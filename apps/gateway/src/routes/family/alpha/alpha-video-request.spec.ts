@@ -1,4 +1,4 @@
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { toAlphaVideoDraft, urlImagesOf, type AlphaEndpoint } from './alpha-video-request';
 
 const PNG = 'data:image/png;base64,iVBORw0KGgo=';

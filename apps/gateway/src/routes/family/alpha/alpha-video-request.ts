@@ -9,7 +9,7 @@ import {
   type StoredFieldsShape,
 } from '@gateway/contracts';
 import type { SerialisableObject, VideoImage, VideoImageRole, VideoSubject } from '@gateway/providers-core';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import {
   declaredBodyOf,
   type BodyDeclaration,

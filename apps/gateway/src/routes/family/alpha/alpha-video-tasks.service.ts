@@ -3,7 +3,7 @@ import type { ResolvedKey } from '@gateway/auth';
 import type { Task } from '@gateway/db';
 import { ALPHA_VIDEO_MODELS, planAlphaVideo } from '@gateway/providers';
 import type { ByteStrings } from '@gateway/providers-core';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import type { DeclaredBody } from '../../../platform/http/declared-body';
 import type { TaskCreationRoute } from '../../../pipeline/task-creation-route';
 import type { TaskSubmissionContext } from '../../../tasks/task-submission.route';

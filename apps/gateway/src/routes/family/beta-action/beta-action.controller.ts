@@ -1,18 +1,16 @@
-import { Body, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
-import {
-  ApiBody,
-  ApiExtraModels,
-  ApiHeader,
-  ApiOkResponse,
-  ApiOperation,
-  ApiQuery,
-  getSchemaPath,
-} from '@nestjs/swagger';
+import { HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ResolvedKey } from '@gateway/auth';
 import type { GatewayConfig } from '@gateway/config';
-import { BetaEnvelopeView, BetaGetResultDto, BetaSubmitTaskDto } from '@gateway/contracts';
+import { BetaEnvelopeView, type BetaSubmitTaskDto } from '@gateway/contracts';
 import { BETA_API_VERSION, BETA_GET_RESULT_ACTION, BETA_SUBMIT_ACTION } from '@gateway/dialects';
+import {
+  DeclaresBody,
+  RouteBody,
+  type ChosenBody,
+  type DeclaredBody,
+} from '../../../platform/http/declared-body';
 import { InferenceRoutes } from '../../../platform/http/inference-routes.decorator';
 import { betaAnswerContextOf } from '../../../platform/errors/beta-envelope.renderer';
 import { warningHeader } from '../../../pipeline/warning-header';
@@ -24,6 +22,7 @@ import { idempotencyKeyOf } from '../../../tasks/idempotency-key.header';
 import { RETRY_AFTER_HEADER_DOC } from '../../../tasks/query/retry-after.header';
 import { TaskPollHints } from '../../../tasks/task-poll-hint.service';
 import type { BetaAnswer } from './beta-answer';
+import { BETA_ACTION_BODIES, type BetaActionBodies } from './beta-action.bodies';
 import { betaActionOf } from './beta-action.query';
 import { BetaResultService } from './beta-result.service';
 import { BetaSubmissionService } from './beta-submission.service';
@@ -35,7 +34,6 @@ import { BetaVideoSubmissionService } from './beta-video-submission.service';
  * channels. Clients authenticate with their gateway key (Bearer); the gateway signs upstream with the
  * channel's own credentials. Answers and errors are the family's envelopes.
  */
-@ApiExtraModels(BetaSubmitTaskDto, BetaGetResultDto)
 @InferenceRoutes({ path: 'bt', dialect: 'beta', tag: 'beta' })
 export class BetaActionController {
   constructor(
@@ -56,19 +54,13 @@ export class BetaActionController {
       '(`frames`, `aspect_ratio`, `seed`, 0–2 images by the mode), held at the model’s video prices. A done ' +
       'video answers `{status: "done", video_url}` with the gateway’s content URL.',
   })
-  @ApiQuery({ name: 'Action', enum: [BETA_SUBMIT_ACTION, BETA_GET_RESULT_ACTION] })
+  @DeclaresBody(BETA_ACTION_BODIES)
   @ApiQuery({ name: 'Version', enum: [BETA_API_VERSION] })
   @ApiHeader({
     name: 'Idempotency-Key',
     required: false,
     description:
       'Submission only: a repeated key answers the first task, holding and submitting nothing more.',
-  })
-  @ApiBody({
-    schema: {
-      // anyOf, not oneOf: the query's `Action` tells the two bodies apart, not their shape.
-      anyOf: [{ $ref: getSchemaPath(BetaSubmitTaskDto) }, { $ref: getSchemaPath(BetaGetResultDto) }],
-    },
   })
   @ApiOkResponse({
     description: '`{code, status, message, request_id, time_elapsed, data}`; code 10000 on success.',
@@ -77,7 +69,7 @@ export class BetaActionController {
   })
   async act(
     @Query() query: Record<string, unknown>,
-    @Body() body: unknown,
+    @RouteBody() body: ChosenBody<BetaActionBodies>,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Record<string, unknown>> {
@@ -86,8 +78,13 @@ export class BetaActionController {
     const context = betaAnswerContextOf(request);
     const answer =
       action === 'getResult'
-        ? await this.results.getResult(key, body, context, publicBaseOf(this.config.publicBaseUrl, request))
-        : await this.submit(key, body, request, reply);
+        ? await this.results.getResult(
+            key,
+            body.as(BETA_GET_RESULT_ACTION),
+            context,
+            publicBaseOf(this.config.publicBaseUrl, request),
+          )
+        : await this.submit(key, body.as(BETA_SUBMIT_ACTION), request, reply);
     reply.code(answer.httpStatus).headers(warningHeader(answer.warnings ?? []));
     // A query of an unfinished task: when to ask again, from the platform's poll schedule.
     if (answer.openTask) reply.headers(await this.pollHints.headersFor([answer.openTask]));
@@ -97,13 +94,13 @@ export class BetaActionController {
   /** A video `req_key` runs a video task, any other an image task: either way, one pipeline. */
   private submit(
     key: ResolvedKey,
-    body: unknown,
+    body: DeclaredBody<BetaSubmitTaskDto>,
     request: FastifyRequest,
     reply: FastifyReply,
   ): Promise<BetaAnswer> {
     const context = betaAnswerContextOf(request);
     const idempotencyKey = idempotencyKeyOf(request);
-    return isBetaVideoSubmission(body)
+    return isBetaVideoSubmission(body.raw)
       ? this.pipeline.createTask(
           this.videoSubmissions.creation(key, body, context, idempotencyKey),
           request,

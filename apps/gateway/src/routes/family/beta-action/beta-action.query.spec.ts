@@ -1,4 +1,4 @@
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { betaActionOf } from './beta-action.query';
 
 describe('betaActionOf', () => {

@@ -1,6 +1,6 @@
 import { UPSTREAM_ERROR_KINDS, type TaskOutput, type UpstreamFailure } from '@gateway/providers-core';
-import { GatewayError } from '../../../platform/errors/gateway-error';
-import { toClientError } from '../../../pipeline/channel-failover';
+import { GatewayError } from '@gateway/errors';
+import { toClientError } from '@gateway/routing';
 
 /** The business code of an output-side content block (§4.6), for a failure read back from a task row. */
 const OUTPUT_BLOCK_CODE = '50511';

@@ -1,6 +1,8 @@
-import { BetaGetResultDto, describeProblems, validateBody } from '@gateway/contracts';
+import type { BetaGetResultDto } from '@gateway/contracts';
 import { parseJsonObject } from '@gateway/providers-core';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
+import { declaredBodyOf, type DeclaredBody } from '../../../platform/http/declared-body';
+import { BETA_RESULT_BODY } from './beta-action.bodies';
 
 /** A CVSync2AsyncGetResult body (upstreams.md §4.4), checked. */
 export interface BetaResultQuery {
@@ -10,12 +12,13 @@ export interface BetaResultQuery {
   returnUrl: boolean;
 }
 
-export function toBetaResultQuery(body: unknown): BetaResultQuery {
-  const validation = validateBody(BetaGetResultDto, body);
-  if (!validation.ok) {
-    throw GatewayError.invalidRequest(describeProblems(validation.problems), validation.problems[0]?.field);
-  }
-  const { req_key: reqKey, task_id: taskId, req_json: reqJson } = validation.value;
+/** `body` as the route declared it, or as sent (then validated by the same declaration). */
+export function toBetaResultQuery(body: DeclaredBody<BetaGetResultDto> | unknown): BetaResultQuery {
+  const {
+    req_key: reqKey,
+    task_id: taskId,
+    req_json: reqJson,
+  } = declaredBodyOf(body, BETA_RESULT_BODY).fields();
   if (reqJson === undefined) return { reqKey, taskId, returnUrl: false };
   // A JSON-encoded string, not an object (§4.4).
   const options = parseJsonObject(reqJson);

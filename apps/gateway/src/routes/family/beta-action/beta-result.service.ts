@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { ResolvedKey } from '@gateway/auth';
+import type { BetaGetResultDto } from '@gateway/contracts';
 import type { Task } from '@gateway/db';
 import { betaImageModelOf, betaVideoReqKeyOf, type BetaVideoMode } from '@gateway/dialects';
 import { isJsonObject, UpstreamError, type TaskPollResult } from '@gateway/providers-core';
 import { betaSuccess, type BetaAnswerContext } from '../../../platform/errors/beta-envelope.renderer';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
+import type { DeclaredBody } from '../../../platform/http/declared-body';
 import type { TaskRuntime } from '../../../tasks/task-runtime';
 import { isPublicTaskId } from '../../../tasks/public-task-id.util';
 import { TaskRuntimeLoader } from '../../../tasks/task-runtime.loader';
@@ -35,7 +37,7 @@ export class BetaResultService {
 
   async getResult(
     key: ResolvedKey,
-    body: unknown,
+    body: DeclaredBody<BetaGetResultDto>,
     context: BetaAnswerContext,
     baseUrl: string,
   ): Promise<BetaAnswer> {

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { ResolvedKey } from '@gateway/auth';
+import type { BetaSubmitTaskDto } from '@gateway/contracts';
 import { estimateImageHoldMicros, imageTierPrice, PriceBook, type ModelPrice } from '@gateway/billing';
 import type { Task } from '@gateway/db';
 import { betaImageModelOf } from '@gateway/dialects';
@@ -14,10 +15,11 @@ import {
 } from '@gateway/providers-core';
 import { ChannelCatalog, type ChannelCandidate } from '@gateway/routing';
 import { betaSuccess, type BetaAnswerContext } from '../../../platform/errors/beta-envelope.renderer';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
+import type { DeclaredBody } from '../../../platform/http/declared-body';
 import { AdapterContexts } from '../../../pipeline/adapter-contexts';
 import { ForwardedUrls } from '../../../pipeline/forwarded-urls';
-import { FailoverExhaustedError } from '../../../pipeline/channel-failover';
+import { FailoverExhaustedError } from '@gateway/routing';
 import { assertModelAllowed, modelNotFound } from '../../../pipeline/model-admission';
 import { assertPriceBills, modelNotServedHere } from '../../../pipeline/model-kind';
 import { LOGGER } from '../../../platform/infrastructure/tokens';
@@ -91,14 +93,14 @@ export class BetaSubmissionService {
    */
   creation(
     key: ResolvedKey,
-    body: unknown,
+    body: DeclaredBody<BetaSubmitTaskDto>,
     context: BetaAnswerContext,
     idempotencyKey?: string,
   ): TaskCreationRoute<BetaPlan, BetaAnswer> {
     return {
       key,
       route: BETA_ROUTE,
-      modelOfRefused: () => modelOfBody(body),
+      modelOfRefused: () => modelOfBody(body.raw),
       plan: async () => ({ runtime: await this.tasks.runtime(), ...this.plan(key, body, context) }),
       create: (plan) => this.create(plan, key, context, idempotencyKey),
     };
@@ -128,7 +130,11 @@ export class BetaSubmissionService {
   }
 
   /** Everything decided before money moves: the client's refusal, or what to submit and hold. */
-  private plan(key: ResolvedKey, body: unknown, context: BetaAnswerContext): Omit<BetaPlan, 'runtime'> {
+  private plan(
+    key: ResolvedKey,
+    body: DeclaredBody<BetaSubmitTaskDto>,
+    context: BetaAnswerContext,
+  ): Omit<BetaPlan, 'runtime'> {
     const submission = toBetaSubmission(body, (reqKey) => this.servedElsewhere(reqKey));
     // The submission goes upstream as sent: its `image_urls` (and any other URL field) the upstream fetches.
     this.forwardedUrls.checkFieldsOf(submission.taskRequest.submission, '');

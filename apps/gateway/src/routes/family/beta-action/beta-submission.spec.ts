@@ -1,4 +1,4 @@
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { toBetaSubmission } from './beta-submission';
 
 const refusalOf = (body: unknown): GatewayError => {

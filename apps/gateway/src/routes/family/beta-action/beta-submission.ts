@@ -1,9 +1,4 @@
-import {
-  BETA_SUBMIT_STORED_FIELDS,
-  BetaSubmitTaskDto,
-  findUnstorableText,
-  UNSTORABLE_TEXT_PROBLEM,
-} from '@gateway/contracts';
+import { findUnstorableText, UNSTORABLE_TEXT_PROBLEM, type BetaSubmitTaskDto } from '@gateway/contracts';
 import {
   BETA_IMAGE_MODELS,
   BETA_TIER_AREA,
@@ -16,8 +11,9 @@ import {
   type BetaTaskRequest,
 } from '@gateway/dialects';
 import { isJsonObject, parseJsonObject, type SerialisableObject } from '@gateway/providers-core';
-import { GatewayError } from '../../../platform/errors/gateway-error';
-import { validTaskBody } from '../../../tasks/task-body.util';
+import { GatewayError } from '@gateway/errors';
+import { declaredBodyOf, type DeclaredBody } from '../../../platform/http/declared-body';
+import { BETA_SUBMIT_BODY } from './beta-action.bodies';
 
 /** A `/bt` submission checked and priced: the model its req_key names, the task to submit, its tier. */
 export interface BetaSubmission {
@@ -33,15 +29,23 @@ const RESULT_OPTION_KEYS = ['logo_info', 'aigc_meta'] as const;
  * Reads a CVSync2AsyncSubmitTask body (upstreams.md §4.3). The fields the gateway checks are checked;
  * every other field passes to the upstream as sent. Two fields are the gateway's own and never sent:
  * `resolution` (interface spec: 1k, 2k or 4k, sent as the tier's `size` area) and `req_json` (the
- * options every result of the task is fetched with). Throws the client's 400, or the 404 of a
+ * options every result of the task is fetched with). `body` as the route declared it, or as sent
+ * (then validated by the same declaration). Throws the client's 400, or the 404 of a
  * `req_key` it does not serve, which `notServed` may word for a model another route serves.
  */
 export function toBetaSubmission(
-  body: unknown,
+  body: DeclaredBody<BetaSubmitTaskDto> | unknown,
   notServed: (reqKey: string) => GatewayError | undefined = () => undefined,
 ): BetaSubmission {
-  validTaskBody(BetaSubmitTaskDto, body, BETA_SUBMIT_STORED_FIELDS);
-  const { req_key: reqKey, resolution, req_json: reqJson, ...fields } = body as Record<string, unknown>;
+  const declared = declaredBodyOf(body, BETA_SUBMIT_BODY);
+  declared.fields();
+  // The fields the DTO does not name pass to the upstream as sent: read from the body itself.
+  const {
+    req_key: reqKey,
+    resolution,
+    req_json: reqJson,
+    ...fields
+  } = declared.raw as Record<string, unknown>;
   const model = betaImageModelOf(reqKey as string);
   if (!model) {
     // A model's name served on another route is told where; any other key gets the table.

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { ResolvedKey } from '@gateway/auth';
+import type { BetaSubmitTaskDto } from '@gateway/contracts';
 import { betaSuccess, type BetaAnswerContext } from '../../../platform/errors/beta-envelope.renderer';
 import { isReplayed, type TaskCreationRoute } from '../../../pipeline/task-creation-route';
+import type { DeclaredBody } from '../../../platform/http/declared-body';
 import {
   VideoTaskService,
   type CreatedVideo,
@@ -24,7 +26,7 @@ export class BetaVideoSubmissionService {
   /** The submission as the generation pipeline creates it; refusals name the /bt body's fields. */
   creation(
     key: ResolvedKey,
-    body: unknown,
+    body: DeclaredBody<BetaSubmitTaskDto>,
     context: BetaAnswerContext,
     idempotencyKey?: string,
   ): TaskCreationRoute<VideoPlan, BetaAnswer> {

@@ -1,5 +1,5 @@
 import { PNG } from 'pngjs';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { VIDEO_TASK_ID_PREFIXES } from '../../modality/videos/video-object';
 import { BETA_ROUTE_TASK_PREFIX } from './beta-submission.service';
 import { inBetaVideoTerms, isBetaVideoSubmission, toBetaVideoDraft } from './beta-video-submission';

@@ -1,11 +1,12 @@
-import { BETA_SUBMIT_STORED_FIELDS, BetaSubmitTaskDto } from '@gateway/contracts';
+import type { BetaSubmitTaskDto } from '@gateway/contracts';
 import { betaVideoReqKeyEntryOf, betaVideoSecondsOf, type BetaVideoMode } from '@gateway/dialects';
 import { isJsonObject, type SerialisableObject, type VideoImage } from '@gateway/providers-core';
-import { GatewayError } from '../../../platform/errors/gateway-error';
-import { decodeBase64 } from '../../modality/images/image-bytes.util';
-import { validTaskBody } from '../../../tasks/task-body.util';
+import { GatewayError } from '@gateway/errors';
+import { decodeBase64 } from '@gateway/images';
+import { declaredBodyOf, type DeclaredBody } from '../../../platform/http/declared-body';
 import { uploadedImageUrl, videoImageUrlOf } from '../../modality/videos/video-image-input';
 import type { VideoRequestDraft } from '../../modality/videos/video-request.mapper';
+import { BETA_SUBMIT_BODY } from './beta-action.bodies';
 
 /** The image count each video mode takes (upstreams.md §4.3: the mode follows the image count). */
 const IMAGES_OF_MODE: Readonly<Record<BetaVideoMode, number>> = { text: 0, first_frame: 1, first_last: 2 };
@@ -42,10 +43,12 @@ export function isBetaVideoSubmission(body: unknown): boolean {
  * bare `binary_data_base64` kept as `data:` URIs) must number what the mode takes, first frame then
  * last; `frames` (`24 × seconds + 1`) gives the seconds; `aspect_ratio` and `seed` as sent. Fields
  * of the image wire (`size`, `scale` …) are passed as extras, which the rules name in a warning.
- * Throws the client's 400.
+ * `body` as the route declared it, or as sent (then validated by the same declaration). Throws the
+ * client's 400.
  */
-export function toBetaVideoDraft(body: unknown): VideoRequestDraft {
-  const fields = validTaskBody(BetaSubmitTaskDto, body, BETA_SUBMIT_STORED_FIELDS);
+export function toBetaVideoDraft(body: DeclaredBody<BetaSubmitTaskDto> | unknown): VideoRequestDraft {
+  const declared = declaredBodyOf(body, BETA_SUBMIT_BODY);
+  const fields = declared.fields();
   const entry = betaVideoReqKeyEntryOf(fields.req_key);
   if (!entry) throw GatewayError.invalidRequest(`req_key ${fields.req_key} is no video key.`, 'req_key');
   if (fields.image_urls !== undefined && fields.binary_data_base64 !== undefined) {
@@ -63,7 +66,7 @@ export function toBetaVideoDraft(body: unknown): VideoRequestDraft {
     );
   }
   const extras = Object.fromEntries(
-    Object.entries(body as Record<string, unknown>).filter(([name]) => !READ_FIELDS.has(name)),
+    Object.entries(declared.raw as Record<string, unknown>).filter(([name]) => !READ_FIELDS.has(name)),
   ) as SerialisableObject;
   return {
     modelName: entry.model,

@@ -1,6 +1,6 @@
 import { fileTypeFromBuffer } from 'file-type/core';
 import { SafeFetchError, type CancellationSignal, type SafeFetcher } from '@gateway/providers-core';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 
 export interface DownloadedClip {
   bytes: Buffer;

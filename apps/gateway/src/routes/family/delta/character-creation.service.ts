@@ -9,7 +9,8 @@ import type {
   SafeFetcher,
 } from '@gateway/providers-core';
 import { ChannelCatalog, type ChannelCandidate } from '@gateway/routing';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
+import type { DeclaredBody } from '../../../platform/http/declared-body';
 import { AdapterContexts } from '../../../pipeline/adapter-contexts';
 import { assertModelAllowed, modelNotFound } from '../../../pipeline/model-admission';
 import type { GenerationOutcome } from '../../../pipeline/request-log-fields';
@@ -23,6 +24,7 @@ import type {
 } from '../../../pipeline/synchronous-generation';
 import { downloadCharacterClip, type DownloadedClip } from './character-clip.download';
 import { characterRequestOf } from './character-request';
+import type { CharacterRequestDto } from './character-request.dto';
 import { VideoCharacterStore } from './video-character.store';
 
 export const CHARACTERS_ROUTE = '/delta/v1/characters';
@@ -72,7 +74,10 @@ interface CharacterPlan {
 }
 
 /** `POST /delta/v1/characters`: the body names a clip the gateway downloads once the request is admitted. */
-export function downloadedCharacterOf(body: unknown, fetcher: SafeFetcher): CharacterInput {
+export function downloadedCharacterOf(
+  body: DeclaredBody<CharacterRequestDto>,
+  fetcher: SafeFetcher,
+): CharacterInput {
   return {
     route: CHARACTERS_ROUTE,
     read: () => {

@@ -1,4 +1,4 @@
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { characterRequestOf } from './character-request';
 
 const CLIP = 'https://clips.example/actor.mp4';

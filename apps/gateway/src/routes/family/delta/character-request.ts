@@ -1,5 +1,17 @@
-import { hasUnstorableText } from '@gateway/contracts';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
+import { firstFaultRefused } from '../../../platform/http/body-validation.util';
+import {
+  declaredBodyOf,
+  type BodyDeclaration,
+  type DeclaredBody,
+} from '../../../platform/http/declared-body';
+import {
+  CharacterRequestDto,
+  DEFAULT_CHARACTER_MODEL,
+  DEFAULT_CHARACTER_NAME,
+  UploadedCharacterRequestDto,
+  windowBoundsOf,
+} from './character-request.dto';
 
 /**
  * The body of `POST /delta/v1/characters` (JSON):
@@ -20,122 +32,42 @@ export interface CharacterRequest {
   window: { start: number; end: number };
 }
 
-export const DEFAULT_CHARACTER_MODEL = 'delta-2';
-const DEFAULT_CHARACTER_NAME = 'character';
-/** The route is the delta family's: its models, whatever channel serves them. */
-const DELTA_MODEL_PREFIX = 'delta-';
-const MAX_NAME_LENGTH = 80;
-const MAX_URL_LENGTH = 4096;
-/** A character is taken from a short stretch of the clip. */
-export const CHARACTER_WINDOW_SECONDS = { min: 1, max: 10 } as const;
+/** The route's body: the DTO, its first fault refused in the route's words (`name must be …`). */
+export const CHARACTER_BODY: BodyDeclaration<CharacterRequestDto> = {
+  dto: CharacterRequestDto,
+  validate: (dto, body) => {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw GatewayError.invalidRequest('The body must be a JSON object.', '(body)');
+    }
+    return firstFaultRefused(dto, body);
+  },
+};
 
-const SECONDS = String.raw`\d+(?:\.\d+)?`;
-const WINDOW_TEXT = new RegExp(String.raw`^\s*(${SECONDS})\s*,\s*(${SECONDS})\s*$`);
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
-
-/** Reads and checks the body; every refusal is a 400 naming the field. */
-export function characterRequestOf(body: unknown): CharacterRequest {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw GatewayError.invalidRequest('The body must be a JSON object.', '(body)');
-  }
-  const fields = body as Record<string, unknown>;
+/**
+ * Reads and checks the body (`body` as the route declared it, or as sent, then validated by the same
+ * declaration); every refusal is a 400 naming the field.
+ */
+export function characterRequestOf(body: DeclaredBody<CharacterRequestDto> | unknown): CharacterRequest {
+  const fields = declaredBodyOf(body, CHARACTER_BODY).fields();
+  const [start, end] = windowBoundsOf(fields.character_timestamps) as [number, number];
   return {
-    model: modelOf(fields['model']),
-    name: nameOf(fields['name']),
-    url: urlOf(fields['character_url']),
-    window: windowOf(fields['character_timestamps']),
+    model: fields.model ?? DEFAULT_CHARACTER_MODEL,
+    name: fields.name?.trim() ?? DEFAULT_CHARACTER_NAME,
+    url: fields.character_url,
+    window: { start, end },
   };
 }
 
-function modelOf(value: unknown): string {
-  if (value === undefined) return DEFAULT_CHARACTER_MODEL;
-  if (typeof value !== 'string' || !value.startsWith(DELTA_MODEL_PREFIX) || !isPlainText(value)) {
-    throw GatewayError.invalidRequest(
-      `model must be a delta model (${DELTA_MODEL_PREFIX}*), such as ${DEFAULT_CHARACTER_MODEL}.`,
-      'model',
-    );
-  }
-  return value;
-}
+/** The uploaded character's text fields: the DTO, its first fault refused in the route's words. */
+export const UPLOADED_CHARACTER_BODY: BodyDeclaration<UploadedCharacterRequestDto> = {
+  dto: UploadedCharacterRequestDto,
+  validate: (dto, fields) => firstFaultRefused(dto, fields),
+};
 
-function nameOf(value: unknown): string {
-  if (value === undefined) return DEFAULT_CHARACTER_NAME;
-  const name = typeof value === 'string' ? value.trim() : '';
-  if (name === '' || name.length > MAX_NAME_LENGTH || !isPlainText(name)) {
-    throw GatewayError.invalidRequest(
-      `name must be text of 1 to ${MAX_NAME_LENGTH} characters without control characters.`,
-      'name',
-    );
-  }
-  return name;
-}
-
-function urlOf(value: unknown): string {
-  if (typeof value !== 'string' || value === '') {
-    throw GatewayError.invalidRequest('character_url is required: the URL of the clip.', 'character_url');
-  }
-  let url: URL | undefined;
-  try {
-    url = value.length <= MAX_URL_LENGTH ? new URL(value) : undefined;
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw GatewayError.invalidRequest(
-      `character_url must be an http or https URL of at most ${MAX_URL_LENGTH} characters.`,
-      'character_url',
-    );
-  }
-  return value;
-}
-
-function windowOf(value: unknown): { start: number; end: number } {
-  const bounds = windowBoundsOf(value);
-  const { min, max } = CHARACTER_WINDOW_SECONDS;
-  if (!bounds) {
-    throw GatewayError.invalidRequest(
-      'character_timestamps must be "start,end" in seconds (such as "1.5,4") or [start, end].',
-      'character_timestamps',
-    );
-  }
-  const [start, end] = bounds;
-  // Milliseconds: 1.7 - 0.7 is 0.9999999999999999 in binary floating point.
-  const length = Math.round((end - start) * 1000) / 1000;
-  if (length < min || length > max) {
-    throw GatewayError.invalidRequest(
-      `character_timestamps must span ${min} to ${max} seconds, with start before end; ${start} to ${end} spans ${length}.`,
-      'character_timestamps',
-    );
-  }
-  return { start, end };
-}
-
-function windowBoundsOf(value: unknown): [number, number] | undefined {
-  if (typeof value === 'string') {
-    const match = WINDOW_TEXT.exec(value);
-    return match ? [Number(match[1]), Number(match[2])] : undefined;
-  }
-  if (Array.isArray(value) && value.length === 2) {
-    const [start, end] = value as unknown[];
-    if (isSeconds(start) && isSeconds(end)) return [start, end];
-  }
-  return undefined;
-}
-
-/** No control characters, nor what Postgres cannot store in the request log (unpaired surrogates). */
-function isPlainText(value: string): boolean {
-  return !CONTROL_CHARACTERS.test(value) && !hasUnstorableText(value);
-}
-
-function isSeconds(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
-}
-
-/** The same checks for the fields of an uploaded character (`POST /v1/videos/characters`). */
-export function uploadedCharacterFieldsOf(fields: { model?: unknown; name?: unknown }): {
-  model: string;
-  name: string;
-} {
-  return { model: modelOf(fields.model), name: nameOf(fields.name) };
+/** The uploaded character's model and name, its form's fields validated by UPLOADED_CHARACTER_BODY. */
+export function uploadedCharacterFieldsOf(fields: Record<string, unknown>): { model: string; name: string } {
+  // Only the form's text fields the DTO names: the others, whatever their names, are ignored.
+  const named = { model: fields['model'], name: fields['name'] };
+  const { model, name } = declaredBodyOf(named, UPLOADED_CHARACTER_BODY).fields();
+  return { model: model ?? DEFAULT_CHARACTER_MODEL, name: name?.trim() ?? DEFAULT_CHARACTER_NAME };
 }

@@ -1,10 +1,12 @@
-import { Body, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { HttpCode, Post, Req, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DeclaresBody, RouteBody, type DeclaredBody } from '../../../platform/http/declared-body';
 import { InferenceRoutes } from '../../../platform/http/inference-routes.decorator';
 import { GenerationPipeline } from '../../../pipeline/generation-pipeline';
 import { CharacterCreationService, downloadedCharacterOf } from './character-creation.service';
-import { CHARACTER_WINDOW_SECONDS, DEFAULT_CHARACTER_MODEL } from './character-request';
+import { CHARACTER_BODY } from './character-request';
+import type { CharacterRequestDto } from './character-request.dto';
 import { CharacterView } from './character.view';
 
 /** The delta family's character route (interface spec, "Other routes"); errors are the OpenAI-style envelope. */
@@ -25,31 +27,16 @@ export class CharactersController {
       'window and says so in `x-gateway-warning`. Charged the `perCall` price of `delta-character` ' +
       'when the operator sets one; free otherwise.',
   })
-  @ApiBody({
-    schema: {
-      type: 'object',
-      required: ['character_url', 'character_timestamps'],
-      properties: {
-        model: { type: 'string', default: DEFAULT_CHARACTER_MODEL, description: 'A delta model.' },
-        name: { type: 'string', default: 'character', maxLength: 80 },
-        character_url: { type: 'string', format: 'uri', description: 'http(s) URL of the clip.' },
-        character_timestamps: {
-          description:
-            `The window in seconds, ${CHARACTER_WINDOW_SECONDS.min} to ${CHARACTER_WINDOW_SECONDS.max} s ` +
-            'long: "start,end" or [start, end].',
-          oneOf: [
-            { type: 'string', example: '1.5,4' },
-            { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 },
-          ],
-        },
-      },
-    },
-  })
+  @DeclaresBody(CHARACTER_BODY)
   @ApiOkResponse({
     description: '`{id, name, created_at}`: the upstream character (`char_…`), created_at in Unix seconds.',
     type: CharacterView,
   })
-  create(@Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  create(
+    @RouteBody() body: DeclaredBody<CharacterRequestDto>,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const input = downloadedCharacterOf(body, this.characters.fetcher);
     return this.pipeline.serve(this.characters, input, request, reply);
   }

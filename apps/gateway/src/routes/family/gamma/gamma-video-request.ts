@@ -6,13 +6,13 @@ import {
   type VideoImage,
 } from '@gateway/providers-core';
 import { gammaModelOfOfficialName, type GammaOfficialEndpoint } from '@gateway/providers';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import {
   declaredBodyOf,
   type BodyDeclaration,
   type DeclaredBody,
 } from '../../../platform/http/declared-body';
-import { decodeBase64 } from '../../modality/images/image-bytes.util';
+import { decodeBase64 } from '@gateway/images';
 import { validTaskBody } from '../../../tasks/task-body.util';
 import { uploadedImageUrl, videoImageUrlOf } from '../../modality/videos/video-image-input';
 import type { VideoRequestDraft } from '../../modality/videos/video-request.mapper';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { ResolvedKey } from '@gateway/auth';
 import type { Task } from '@gateway/db';
 import { videoAdapterFor, type GammaOfficialEndpoint } from '@gateway/providers';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import type { DeclaredBody } from '../../../platform/http/declared-body';
 import type { TaskCreationRoute } from '../../../pipeline/task-creation-route';
 import type { TaskSubmissionContext } from '../../../tasks/task-submission.route';

@@ -9,7 +9,7 @@ import {
 } from '@gateway/providers';
 import { RouteBody, type DeclaredBody } from '../../../platform/http/declared-body';
 import { InferenceRoutes } from '../../../platform/http/inference-routes.decorator';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { warningHeader } from '../../../pipeline/warning-header';
 import { CONFIG } from '../../../platform/infrastructure/tokens';
 import { GenerationPipeline } from '../../../pipeline/generation-pipeline';

@@ -1,6 +1,7 @@
 import { IMAGE_REQUEST_LIMITS, ImageEditRequestDto } from '@gateway/contracts';
 import type { ImageInput, ImageRequest } from '@gateway/providers-core';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
+import { declaredBodyOf, type BodyDeclaration } from '../../../platform/http/declared-body';
 import type { MultipartForm } from '../../../platform/http/multipart-form.reader';
 import { toImageRequest, uploadedImage, validImageBody } from './image-request.mapper';
 
@@ -9,13 +10,24 @@ const MASK_FIELD = 'mask';
 const WHOLE_NUMBER = /^\d+$/;
 
 /**
+ * The edit route's text fields, declared as the generation route's body is (the DTO documented on the
+ * route, each field at fault named). Not through RouteBody: the form is multipart only, and its files
+ * are streamed under their limits inside the generation pipeline, where a refusal is logged like any
+ * other; a parameter decorator would have to read the whole form before the pipeline starts.
+ */
+export const IMAGE_EDIT_BODY: BodyDeclaration<ImageEditRequestDto> = {
+  dto: ImageEditRequestDto,
+  validate: validImageBody,
+};
+
+/**
  * The request of an edit form (`POST /v1/images/edits`): text parts validated as ImageEditRequestDto
  * (a form sends every value as text, so `n` and `watermark` are read as a number and a boolean first;
  * what does not read as one is left for the DTO to refuse), the images to edit from `image` or
  * repeated `image[]`, and the optional `mask`.
  */
 export function toEditRequest(form: MultipartForm): ImageRequest {
-  const fields = validImageBody(ImageEditRequestDto, textFieldsOf(form));
+  const fields = declaredBodyOf(textFieldsOf(form), IMAGE_EDIT_BODY).fields();
   const images: ImageInput[] = [];
   let mask: ImageInput | undefined;
   for (const file of form.files) {

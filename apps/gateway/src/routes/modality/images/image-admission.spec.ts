@@ -2,7 +2,7 @@ import type { ResolvedKey } from '@gateway/auth';
 import type { ModelPrice } from '@gateway/billing';
 import type { ChannelType, ImageRequest } from '@gateway/providers-core';
 import type { ChannelCandidate } from '@gateway/routing';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { admitImageRequest } from './image-admission';
 
 const key: ResolvedKey = {

@@ -6,10 +6,9 @@ import type {
   ImageResponseFormat,
   SafeFetcher,
 } from '@gateway/providers-core';
+import { bytesOfGeneratedImage } from '@gateway/images';
 import type { ObjectStore } from '@gateway/storage';
 import { LOGGER, OBJECT_STORE, SAFE_FETCHER } from '../../../platform/infrastructure/tokens';
-import { inspectImage } from './image-bytes.util';
-import { downloadImage } from './image-download';
 import { storedFileUrl } from '../../../platform/stored-files/stored-file-url.util';
 
 /** One item of the answer's `data[]`. */
@@ -62,10 +61,7 @@ export class ImageDeliveryService {
   }
 
   private async deliverOne(image: GeneratedImage, target: ImageDeliveryTarget): Promise<DeliveredImage> {
-    const { bytes, contentType } =
-      image.kind === 'bytes'
-        ? checkedBytes(image.bytes)
-        : await downloadImage(this.fetcher, image.url, target.signal);
+    const { bytes, contentType } = await bytesOfGeneratedImage(image, this.fetcher, target.signal);
     const delivered: DeliveredImage =
       target.format === 'b64'
         ? { b64_json: bytes.toString('base64') }
@@ -73,11 +69,4 @@ export class ImageDeliveryService {
     if (image.revisedPrompt !== undefined) delivered.revised_prompt = image.revisedPrompt;
     return delivered;
   }
-}
-
-/** Bytes an upstream sent: their type is read from them, never taken from the wire's claim. */
-function checkedBytes(bytes: Buffer): { bytes: Buffer; contentType: string } {
-  const image = inspectImage(bytes);
-  if (!image) throw new Error('the upstream sent bytes that are no image');
-  return { bytes, contentType: image.contentType };
 }

@@ -2,11 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { PriceBook } from '@gateway/billing';
 import type { GatewayConfig } from '@gateway/config';
+import { attemptImages, imageCaptureMicros, type PlannedImages } from '@gateway/images';
 import type { CancellationSignal, ImageOperation, ImageRequest, ImageResult } from '@gateway/providers-core';
 import { ChannelCatalog, type ChannelCandidate } from '@gateway/routing';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { AdapterContexts } from '../../../pipeline/adapter-contexts';
-import { toClientError } from '../../../pipeline/channel-failover';
 import { ServedFailure } from '../../../pipeline/failure-answer';
 import { ForwardedUrls } from '../../../pipeline/forwarded-urls';
 import type { GenerationOutcome } from '../../../pipeline/request-log-fields';
@@ -19,9 +19,7 @@ import type {
   SynchronousGeneration,
 } from '../../../pipeline/synchronous-generation';
 import { publicBaseOf } from '../../../platform/stored-files/stored-file-url.util';
-import { admitImageRequest, type ImageAdmission, type PlannedImages } from './image-admission';
-import { makeImages } from './image-calls';
-import { imageCaptureMicros } from './image-capture.util';
+import { admitImageRequest, type ImageAdmission } from './image-admission';
 import { ImageDeliveryService, type DeliveredImage } from './image-delivery.service';
 
 /** Each route's name in the request log. */
@@ -48,10 +46,12 @@ interface MadeImages {
   planned: PlannedImages;
 }
 
-interface ImagePlan extends ImageAdmission {
+/** An image request admitted: its channels, price and hold, and the request read (an image job stores it). */
+export interface ImagePlan extends ImageAdmission {
   model: string;
   route: string;
   responseFormat: ImageRequest['responseFormat'];
+  request: ImageRequest;
 }
 
 /**
@@ -102,6 +102,7 @@ export class ImageGenerationService implements SynchronousGeneration<ImageInputO
       model,
       route: IMAGE_ROUTES[input.operation],
       responseFormat: imageRequest.responseFormat,
+      request: imageRequest,
     };
   }
 
@@ -161,19 +162,11 @@ export class ImageGenerationService implements SynchronousGeneration<ImageInputO
     signal: CancellationSignal,
   ): Promise<MadeImages> {
     const planned = admission.planFor(candidate);
-    // The failover asks admission.serves first: a candidate without a plan is never attempted.
-    if (!planned) throw new GatewayError('internal', `No image plan for channel ${candidate.id}.`);
-    const result = await makeImages(planned, candidate, this.contexts.for(candidate, signal), requestId, {
+    const result = await attemptImages(planned, candidate, this.contexts.for(candidate, signal), requestId, {
       timeoutMs: this.config.imageTaskTimeoutMs,
       pollIntervalMs: this.config.imageTaskPollIntervalMs,
     });
-    if (result.images.length === 0) {
-      const itemFailure = result.itemErrors[0]?.failure;
-      throw itemFailure
-        ? toClientError(itemFailure)
-        : new GatewayError('upstream_unavailable', 'The upstream answered without images.');
-    }
-    return { result, planned };
+    return { result, planned: planned as PlannedImages };
   }
 
   /** The answer's `data[]`; an error when not one image could be delivered (nothing is charged then). */

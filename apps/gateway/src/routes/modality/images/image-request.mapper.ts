@@ -5,15 +5,15 @@ import {
   validateBody,
   type ImageRequestFieldsDto,
 } from '@gateway/contracts';
+import { decodeBase64, inspectImage, UPLOAD_CONTENT_TYPES } from '@gateway/images';
 import type { ImageInput, ImageRequest } from '@gateway/providers-core';
 import type { ClassConstructor } from 'class-transformer';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import {
   declaredBodyOf,
   type BodyDeclaration,
   type DeclaredBody,
 } from '../../../platform/http/declared-body';
-import { decodeBase64, inspectImage, UPLOAD_CONTENT_TYPES } from './image-bytes.util';
 
 const HTTP_URL = /^https?:\/\//i;
 

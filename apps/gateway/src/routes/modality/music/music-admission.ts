@@ -1,7 +1,7 @@
 import type { ResolvedKey } from '@gateway/auth';
 import type { ModelPrice } from '@gateway/billing';
 import { orderCandidates, type ChannelCandidate } from '@gateway/routing';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { assertModelAllowed, modelNotFound } from '../../../pipeline/model-admission';
 import { assertPriceBills, modelNotServedHere } from '../../../pipeline/model-kind';
 import { LAMBDA_CHANNEL_TYPE } from './music-task.constants';

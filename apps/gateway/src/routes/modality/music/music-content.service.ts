@@ -3,7 +3,7 @@ import type { ResolvedKey } from '@gateway/auth';
 import type { Task } from '@gateway/db';
 import { LAMBDA_CLIP_FILES, type LambdaClipFile } from '@gateway/dialects';
 import type { CancellationSignal, SafeFetcher } from '@gateway/providers-core';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { SAFE_FETCHER } from '../../../platform/infrastructure/tokens';
 import { TaskRuntimeLoader } from '../../../tasks/task-runtime.loader';
 import { isRelayable } from '../../../tasks/content/content-relay';

@@ -1,13 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { ResolvedKey } from '@gateway/auth';
-import { checkList, checkString } from '@gateway/contracts';
 import type { Task } from '@gateway/db';
 import { taskAdapterFor } from '@gateway/providers';
 import { isJsonObject, type JsonHandle, type TaskOutput } from '@gateway/providers-core';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
+import { firstFaultRefused } from '../../../platform/http/body-validation.util';
+import type { BodyDeclaration, DeclaredBody } from '../../../platform/http/declared-body';
 import { LOGGER } from '../../../platform/infrastructure/tokens';
 import { TaskRuntimeLoader } from '../../../tasks/task-runtime.loader';
+import { LambdaFetchRequestDto } from './lambda-request.dto';
 import { toLambdaTaskView } from './music-task.view';
 import { OwnedMusicTasks } from './owned-music-tasks.service';
 
@@ -16,9 +18,6 @@ export interface MusicFetchAnswer<View = Record<string, unknown>> {
   tasks: readonly Task[];
   view: View;
 }
-
-/** At most this many ids in one `POST /lambda/fetch` (the gateway's bound; §9 states none). */
-export const MAX_FETCH_IDS = 100;
 
 /**
  * The music task queries (`GET /lambda/fetch/{id}`, `POST /lambda/fetch`), for the caller's own tasks.
@@ -64,10 +63,10 @@ export class MusicFetchService {
    */
   async many(
     key: ResolvedKey,
-    body: unknown,
+    body: DeclaredBody<LambdaFetchRequestDto>,
     baseUrl: string,
   ): Promise<MusicFetchAnswer<Record<string, unknown>[]>> {
-    const tasks = await this.owned.findMany(key, idsOf(body));
+    const tasks = await this.owned.findMany(key, body.fields().ids);
     const outputs = await this.completedOutputs(tasks.filter((task) => task.status === 'completed'));
     return { tasks, view: tasks.map((task) => toLambdaTaskView(task, outputs.get(task.id), baseUrl)) };
   }
@@ -101,11 +100,15 @@ export class MusicFetchService {
   }
 }
 
-/** `{"ids": [...]}`: a list of at most MAX_FETCH_IDS strings; a 400 naming `ids` otherwise. */
-function idsOf(body: unknown): string[] {
-  if (!isJsonObject(body))
-    throw GatewayError.invalidRequest('The body must be a JSON object with ids.', 'ids');
-  const problem = checkList(body.ids, (id) => checkString(id), { maxItems: MAX_FETCH_IDS });
-  if (problem !== undefined) throw GatewayError.invalidRequest(`ids ${problem}.`, 'ids');
-  return body.ids as string[];
-}
+/**
+ * The batch fetch's body, `{"ids": [...]}`: a list of at most MAX_FETCH_IDS strings; a 400 naming
+ * `ids` otherwise, in the family's words.
+ */
+export const LAMBDA_FETCH_BODY: BodyDeclaration<LambdaFetchRequestDto> = {
+  dto: LambdaFetchRequestDto,
+  validate: (dto, body) => {
+    if (!isJsonObject(body))
+      throw GatewayError.invalidRequest('The body must be a JSON object with ids.', 'ids');
+    return firstFaultRefused(dto, body);
+  },
+};

@@ -1,16 +1,14 @@
-import {
-  checkBoolean,
-  checkNumber,
-  checkString,
-  findStoredFieldProblem,
-  findUnstorableText,
-  STORED_FIELD_LIMITS,
-  UNSTORABLE_TEXT_PROBLEM,
-  type ValueCheck,
-} from '@gateway/contracts';
+import { findStoredFieldProblem, findUnstorableText, UNSTORABLE_TEXT_PROBLEM } from '@gateway/contracts';
 import { LAMBDA_DEFAULT_MODEL, type LambdaAction } from '@gateway/dialects';
 import { isJsonObject, type SerialisableObject } from '@gateway/providers-core';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
+import { firstFaultRefused } from '../../../platform/http/body-validation.util';
+import {
+  declaredBodyOf,
+  type BodyDeclaration,
+  type DeclaredBody,
+} from '../../../platform/http/declared-body';
+import { LAMBDA_SUBMIT_FIELDS, LambdaSubmitRequestDto } from './lambda-request.dto';
 
 /** A `/lambda/submit/{action}` body read and checked: what to route, price and store. */
 export interface MusicSubmission {
@@ -23,48 +21,46 @@ export interface MusicSubmission {
   continueTaskId?: string;
 }
 
-const { promptLength, labelLength, identifierLength } = STORED_FIELD_LIMITS;
-const identifier: ValueCheck = (value) => checkString(value, { nonEmpty: true, maxLength: identifierLength });
-
-/**
- * The §9.3 fields the gateway checks, with their rule and cap (the body is kept on the task row); any
- * other field passes to the upstream as sent, bounded in number and size (STORED_FIELD_LIMITS).
- */
-const FIELD_CHECKS: ReadonlyArray<readonly [field: string, check: ValueCheck]> = [
-  ['prompt', (value) => checkString(value, { maxLength: promptLength })],
-  ['description_prompt', (value) => checkString(value, { maxLength: promptLength })],
-  ['title', (value) => checkString(value, { maxLength: labelLength })],
-  ['tags', (value) => checkString(value, { maxLength: labelLength })],
-  ['mv', identifier],
-  ['make_instrumental', checkBoolean],
-  ['continue_clip_id', identifier],
-  ['continue_at', (value) => checkNumber(value, { min: 0 })],
-  ['task_id', identifier],
-];
-const NAMED_FIELDS: ReadonlySet<string> = new Set(FIELD_CHECKS.map(([field]) => field));
-
 const CONTINUATION_FIELDS = ['continue_clip_id', 'continue_at', 'task_id'] as const;
 
 /**
- * Reads a submit body by upstreams.md §9.3: the named fields' types, a prompt for lyrics (music needs
- * a prompt or a description), and a continuation's three fields together, for music only. Nothing
- * Postgres cannot store (the body is kept on the task row). Throws the client's 400 naming the field.
+ * The submit body's declaration: the DTO's fields, checked in its order, the first fault refused in
+ * the family's words (`title must be a string.`). Before them, a body that is not an object and
+ * anything Postgres cannot store (the body is kept on the task row); after them, the fields passed
+ * through, bounded in number and size (STORED_FIELD_LIMITS).
  */
-export function toMusicSubmission(action: LambdaAction, body: unknown): MusicSubmission {
-  if (!isJsonObject(body)) throw GatewayError.invalidRequest('The body must be a JSON object.');
-  const unstorable = findUnstorableText(body);
-  if (unstorable !== undefined) {
-    throw GatewayError.invalidRequest(`${unstorable} ${UNSTORABLE_TEXT_PROBLEM}.`, unstorable);
-  }
-  for (const [field, check] of FIELD_CHECKS) {
-    const problem = body[field] === undefined ? undefined : check(body[field]);
-    if (problem !== undefined) throw GatewayError.invalidRequest(`${field} ${problem}.`, field);
-  }
-  const tooLarge = findStoredFieldProblem(body, { named: NAMED_FIELDS });
-  if (tooLarge) throw GatewayError.invalidRequest(`${tooLarge.message}.`, tooLarge.field);
-  checkPrompts(action, body);
-  const continueTaskId = continuationOf(action, body);
-  const { mv, task_id: _taskId, ...fields } = body;
+export const MUSIC_SUBMIT_BODY: BodyDeclaration<LambdaSubmitRequestDto> = {
+  dto: LambdaSubmitRequestDto,
+  validate: (dto, body) => {
+    if (!isJsonObject(body)) throw GatewayError.invalidRequest('The body must be a JSON object.');
+    const unstorable = findUnstorableText(body);
+    if (unstorable !== undefined) {
+      throw GatewayError.invalidRequest(`${unstorable} ${UNSTORABLE_TEXT_PROBLEM}.`, unstorable);
+    }
+    const fields = firstFaultRefused(dto, body);
+    const tooLarge = findStoredFieldProblem(body, { named: LAMBDA_SUBMIT_FIELDS });
+    if (tooLarge) throw GatewayError.invalidRequest(`${tooLarge.message}.`, tooLarge.field);
+    return fields;
+  },
+};
+
+/**
+ * Reads a submit body by upstreams.md §9.3: the declaration's checks, then a prompt for lyrics (music
+ * needs a prompt or a description), and a continuation's three fields together, for music only.
+ * `body` as the route declared it, or as sent (then validated by the same declaration). Throws the
+ * client's 400 naming the field.
+ */
+export function toMusicSubmission(
+  action: LambdaAction,
+  body: DeclaredBody<LambdaSubmitRequestDto> | unknown,
+): MusicSubmission {
+  const declared = declaredBodyOf(body, MUSIC_SUBMIT_BODY);
+  declared.fields();
+  // Checked an object by the declaration; its fields not named there pass to the upstream as sent.
+  const raw = declared.raw as Record<string, unknown>;
+  checkPrompts(action, raw);
+  const continueTaskId = continuationOf(action, raw);
+  const { mv, task_id: _taskId, ...fields } = raw;
   return {
     action,
     model: typeof mv === 'string' ? mv : LAMBDA_DEFAULT_MODEL,

@@ -7,7 +7,8 @@ import { lambdaActionOf, type LambdaTaskRequest } from '@gateway/dialects';
 import { taskAdapterFor } from '@gateway/providers';
 import type { JsonHandle } from '@gateway/providers-core';
 import { ChannelCatalog, CircuitBreaker } from '@gateway/routing';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
+import type { DeclaredBody } from '../../../platform/http/declared-body';
 import { ForwardedUrls } from '../../../pipeline/forwarded-urls';
 import { CONFIG } from '../../../platform/infrastructure/tokens';
 import type {
@@ -25,6 +26,7 @@ import { videoDeadlineMsOf, videoHoldTtlMs } from '../../../tasks/task-deadline.
 import { videoRequestHash } from '../../../tasks/task-request-hash';
 import { admitMusic, type AdmittedMusic, type MusicRouting } from './music-admission';
 import { OwnedMusicTasks } from './owned-music-tasks.service';
+import type { LambdaSubmitRequestDto } from './lambda-request.dto';
 import { toMusicSubmission, type MusicSubmission } from './music-submission';
 import {
   MUSIC_DEADLINE_FAMILY,
@@ -80,7 +82,7 @@ export class MusicTaskService {
    */
   creation(
     segment: string,
-    body: unknown,
+    body: DeclaredBody<LambdaSubmitRequestDto>,
     key: ResolvedKey,
     idempotencyKey: string | undefined,
   ): TaskCreationRoute<MusicPlan, Task> {

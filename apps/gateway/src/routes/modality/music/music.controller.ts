@@ -1,19 +1,12 @@
-import { Body, Get, Headers, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import {
-  ApiBody,
-  ApiHeader,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiProduces,
-  ApiResponse,
-} from '@nestjs/swagger';
+import { Get, Headers, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from '@gateway/config';
 import { isLambdaClipFile, LAMBDA_ACTIONS, LAMBDA_CLIP_FILES, LAMBDA_SUCCESS_CODE } from '@gateway/dialects';
+import { DeclaresBody, RouteBody, type DeclaredBody } from '../../../platform/http/declared-body';
 import { InferenceRoutes } from '../../../platform/http/inference-routes.decorator';
 import { BINARY_BODY } from '../../../platform/docs/binary-body.schema';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { CONFIG } from '../../../platform/infrastructure/tokens';
 import { GenerationPipeline } from '../../../pipeline/generation-pipeline';
 import { publicBaseOf } from '../../../platform/stored-files/stored-file-url.util';
@@ -21,7 +14,7 @@ import { idempotencyKeyOf } from '../../../tasks/idempotency-key.header';
 import { callerKeyOf } from '../../../tasks/task-submission.route';
 import { relayOpenedContent } from '../../../tasks/content/content-relay';
 import { MusicContentService } from './music-content.service';
-import { MAX_FETCH_IDS, MusicFetchService } from './music-fetch.service';
+import { LAMBDA_FETCH_BODY, MusicFetchService } from './music-fetch.service';
 import { RETRY_AFTER_HEADER_DOC } from '../../../tasks/query/retry-after.header';
 import { TaskPollHints } from '../../../tasks/task-poll-hint.service';
 import {
@@ -30,6 +23,8 @@ import {
   LambdaTaskListEnvelopeView,
 } from './lambda-answers.view';
 import { MusicTaskService } from './music-task.service';
+import { MUSIC_SUBMIT_BODY } from './music-submission';
+import { MAX_FETCH_IDS, type LambdaFetchRequestDto, type LambdaSubmitRequestDto } from './lambda-request.dto';
 
 /** The success envelope of every answer (upstreams.md §9.3, §9.4). */
 const success = (data: unknown) => ({ code: LAMBDA_SUCCESS_CODE, message: '', data });
@@ -74,14 +69,14 @@ export class MusicController {
     description:
       'At most 255 printable characters. The same key with the same request answers the first task, holding and creating nothing more; with another request, 409.',
   })
-  @ApiBody({ schema: { type: 'object', additionalProperties: true } })
+  @DeclaresBody(MUSIC_SUBMIT_BODY)
   @ApiOkResponse({
     description: `${ENVELOPE_DESCRIPTION} \`data\` is the task id.`,
     type: LambdaSubmissionEnvelopeView,
   })
   async submit(
     @Param('action') action: string,
-    @Body() body: unknown,
+    @RouteBody() body: DeclaredBody<LambdaSubmitRequestDto>,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Record<string, unknown>> {
@@ -96,20 +91,14 @@ export class MusicController {
     summary: 'Several of your music tasks',
     description: `Body \`{"ids": [...]}\`, at most ${MAX_FETCH_IDS} ids; ids that are not your tasks are left out.`,
   })
-  @ApiBody({
-    schema: {
-      type: 'object',
-      required: ['ids'],
-      properties: { ids: { type: 'array', items: { type: 'string' }, maxItems: MAX_FETCH_IDS } },
-    },
-  })
+  @DeclaresBody(LAMBDA_FETCH_BODY)
   @ApiOkResponse({
     description: `${ENVELOPE_DESCRIPTION} \`data\` is the list of tasks (§9.4).`,
     type: LambdaTaskListEnvelopeView,
     headers: RETRY_AFTER_HEADER_DOC,
   })
   async fetchMany(
-    @Body() body: unknown,
+    @RouteBody() body: DeclaredBody<LambdaFetchRequestDto>,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Record<string, unknown>> {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ResolvedKey } from '@gateway/auth';
 import type { Task } from '@gateway/db';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { isPublicTaskId } from '../../../tasks/public-task-id.util';
 import { TaskRuntimeLoader } from '../../../tasks/task-runtime.loader';
 import { taskStoreUnavailable } from '../../../tasks/task-store-unavailable';

@@ -13,7 +13,7 @@ import {
   type OpenAiChatResponse,
 } from '@gateway/dialects';
 import type { TextCall, TextDialect, TextResponse, TextStreamEvent } from '@gateway/providers-core';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import type { TextIngress } from './text-ingress';
 
 /** Converts the chunks of one upstream stream into chunk JSON texts of the client's dialect. */

@@ -8,7 +8,7 @@ import {
 } from '@gateway/contracts';
 import { normaliseNativeRequest, requestUsesSnakeCase } from '@gateway/dialects';
 import { applyKappaImageSizeRule } from '@gateway/providers';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import type { TextIngress } from './text-ingress';
 
 const ACTIONS = ['generateContent', 'streamGenerateContent'] as const;

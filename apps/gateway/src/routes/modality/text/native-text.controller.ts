@@ -5,7 +5,7 @@ import type { ResolvedKey } from '@gateway/auth';
 import { NativeModelListView, NativeModelView } from '@gateway/contracts';
 import { ChannelCatalog } from '@gateway/routing';
 import { InferenceRoutes } from '../../../platform/http/inference-routes.decorator';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { gatewayState } from '../../../platform/http/gateway-request';
 import { isModelVisibleTo, modelsVisibleTo, nativeModelPage, toNativeModel } from './model-listing';
 

@@ -5,7 +5,7 @@ import {
   STRICT_BODY_CHECKS,
   type BodyCheckContext,
 } from '@gateway/contracts';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import type { TextIngress } from './text-ingress';
 
 interface ChatRequestShape {

@@ -2,7 +2,7 @@ import type { ResolvedKey } from '@gateway/auth';
 import { MAX_HOLD_MICROS, type ModelPrice } from '@gateway/billing';
 import type { ChannelType } from '@gateway/providers-core';
 import type { ChannelCandidate } from '@gateway/routing';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { toNativeIngress } from './native-ingress';
 import { toOpenAiIngress } from './openai-ingress';
 import { admitTextRequest } from './text-admission';

@@ -8,7 +8,7 @@ import {
 import { textAdapterFor } from '@gateway/providers';
 import type { TextAdapter, TextDialect } from '@gateway/providers-core';
 import type { ChannelCandidate } from '@gateway/routing';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { assertModelAllowed, modelNotFound } from '../../../pipeline/model-admission';
 import { assertModelKind } from '../../../pipeline/model-kind';
 import { createDialectBridge, type BridgeIdentity, type DialectBridge } from './dialect-bridge';

@@ -5,8 +5,8 @@ import {
   type TextStreamRead,
   type TokenUsage,
 } from '@gateway/providers-core';
-import { GatewayError } from '../../../platform/errors/gateway-error';
-import { toClientError } from '../../../pipeline/channel-failover';
+import { GatewayError } from '@gateway/errors';
+import { toClientError } from '@gateway/routing';
 import { endedByShutdown, SHUTDOWN_MESSAGE } from '../../../pipeline/in-flight-generations';
 import type { GenerationOutcome } from '../../../pipeline/request-log-fields';
 import { createCoalescingWriter } from '../../../platform/http/coalescing-writer';

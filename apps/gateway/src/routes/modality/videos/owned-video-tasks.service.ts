@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { ResolvedKey } from '@gateway/auth';
 import type { Task } from '@gateway/db';
 import { isJsonObject } from '@gateway/providers-core';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { TaskRuntimeLoader } from '../../../tasks/task-runtime.loader';
 import type { VideoListQuery } from './video-list.query';
 import { isVideoTaskId, type VideoTaskColumns } from './video-object';

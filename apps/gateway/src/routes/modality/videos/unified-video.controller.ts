@@ -6,7 +6,7 @@ import { UnifiedVideoView, type UnifiedVideoCreateRequestDto } from '@gateway/co
 import { RouteBody, type DeclaredBody } from '../../../platform/http/declared-body';
 import { DeclaredRoute } from '../../../platform/http/declared-route.decorator';
 import { InferenceRoutes } from '../../../platform/http/inference-routes.decorator';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { warningHeader } from '../../../pipeline/warning-header';
 import { CONFIG } from '../../../platform/infrastructure/tokens';
 import { publicBaseOf } from '../../../platform/stored-files/stored-file-url.util';

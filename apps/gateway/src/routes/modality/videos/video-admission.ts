@@ -4,7 +4,7 @@ import { isTheta2VideoModel } from '@gateway/providers';
 import type { VideoCall, VideoPlan, VideoRequest, VideoRules } from '@gateway/providers-core';
 import { orderCandidates, resolveModelName, type ChannelCandidate } from '@gateway/routing';
 import type { VideoTaskPrice } from '@gateway/tasks';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { assertModelAllowed, modelNotFound } from '../../../pipeline/model-admission';
 import {
   assertPriceBills,

@@ -1,5 +1,5 @@
 import { PNG } from 'pngjs';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import type { MultipartForm } from '../../../platform/http/multipart-form.reader';
 import { videoFormOf } from './video-form.mapper';
 

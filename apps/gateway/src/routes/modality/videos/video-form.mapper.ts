@@ -1,5 +1,5 @@
 import { isJsonObject, parseJsonObject, type VideoImage } from '@gateway/providers-core';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import type { MultipartForm } from '../../../platform/http/multipart-form.reader';
 import { uploadedImageUrl } from './video-image-input';
 

@@ -1,6 +1,6 @@
 import { VIDEO_REQUEST_LIMITS, checkHttpUrl } from '@gateway/contracts';
-import { GatewayError } from '../../../platform/errors/gateway-error';
-import { decodeBase64, inspectImage, UPLOAD_CONTENT_TYPES } from '../images/image-bytes.util';
+import { GatewayError } from '@gateway/errors';
+import { decodeBase64, inspectImage, UPLOAD_CONTENT_TYPES } from '@gateway/images';
 
 const DATA_URI = /^data:/i;
 

@@ -1,4 +1,4 @@
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { toVideoListQuery } from './video-list.query';
 
 describe('toVideoListQuery', () => {

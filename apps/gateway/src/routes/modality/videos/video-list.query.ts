@@ -1,5 +1,5 @@
 import { VIDEO_LIST_LIMITS, VIDEO_LIST_ORDERS } from '@gateway/contracts';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 
 /** `GET /v1/videos`: `after` (a video id), `limit` 1–100 (default 20), `order` asc|desc (default desc). */
 export interface VideoListQuery {

@@ -1,5 +1,5 @@
 import { PNG } from 'pngjs';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { toOpenAiVideoRequest, toRemixVideoRequest, toUnifiedVideoRequest } from './video-request.mapper';
 
 const png = PNG.sync.write(new PNG({ width: 2, height: 2 }));

@@ -22,7 +22,7 @@ import {
   type BodyDeclaration,
   type DeclaredBody,
 } from '../../../platform/http/declared-body';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { validTaskBody } from '../../../tasks/task-body.util';
 import { videoImageUrlOf } from './video-image-input';
 

@@ -23,7 +23,7 @@ import {
 } from '@gateway/contracts';
 import { DeclaresBody, RouteBody, type DeclaredBody } from '../../../platform/http/declared-body';
 import { InferenceRoutes } from '../../../platform/http/inference-routes.decorator';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { warningHeader } from '../../../pipeline/warning-header';
 import { AcceptsMultipart } from '../../../platform/http/multipart-body.parser';
 import { readMultipartForm } from '../../../platform/http/multipart-form.reader';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { assetAdapterFor } from '@gateway/providers';
 import type { AssetAdapter } from '@gateway/providers-core';
 import { ChannelCatalog, CircuitBreaker, orderCandidates, type ChannelCandidate } from '@gateway/routing';
-import { GatewayError } from '../../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 
 /** A channel of the asset library, with its control plane. */
 export interface AssetChannel {

@@ -8,22 +8,23 @@ import {
   type AssetAdapter,
   type AssetKind,
 } from '@gateway/providers-core';
-import { GatewayError } from '../../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { AdapterContexts } from '../../../../pipeline/adapter-contexts';
-import { toClientError } from '../../../../pipeline/channel-failover';
+import { toClientError } from '@gateway/routing';
 import { assetRecord, groupRecord, pageRecord } from './asset-answers';
 import { AssetChannels, type AssetChannel } from './asset-channels';
 import { isAssetGroupId, isAssetId, newAssetGroupId, newAssetId } from './asset-ids';
-import {
+import type { DeclaredBody } from '../../../../platform/http/declared-body';
+import type { AssetAction, AssetActionBodies } from './asset-action.bodies';
+import type {
   AssetIdRequestDto,
   CreateAssetGroupRequestDto,
   CreateAssetRequestDto,
   ListAssetGroupsRequestDto,
   ListAssetsRequestDto,
-  readAssetRequest,
   UpdateAssetGroupRequestDto,
   UpdateAssetRequestDto,
-  type AssetTypeName,
+  AssetTypeName,
 } from './asset-requests';
 import { AssetStatusQueue } from './asset-status.queue';
 import type { AssetStore, Page } from './asset-store';
@@ -31,7 +32,13 @@ import { AssetStoreLoader } from './asset-store.loader';
 import { AssetUrlCheck } from './asset-url-check';
 
 type Answer = Record<string, unknown>;
-type Action = (key: ResolvedKey, body: unknown) => Promise<Answer>;
+/** Each action, given its body as the route declared it (ASSET_ACTION_BODIES). */
+type Actions = {
+  readonly [Action in AssetAction]: (
+    key: ResolvedKey,
+    body: DeclaredBody<AssetActionBodies[Action]>,
+  ) => Promise<Answer>;
+};
 
 const KIND_OF_TYPE: Readonly<Record<AssetTypeName, AssetKind>> = {
   Image: 'image',
@@ -49,21 +56,18 @@ const DEFAULT_PAGE_SIZE = 10;
  */
 @Injectable()
 export class AssetLibraryService {
-  /** The actions by name, as the route takes them. */
-  readonly actions: Readonly<Record<string, Action>> = {
-    CreateAssetGroup: (key, body) =>
-      this.createGroup(key, readAssetRequest(CreateAssetGroupRequestDto, body)),
-    GetAssetGroup: async (key, body) =>
-      groupRecord(await this.ownedGroup(key, readAssetRequest(AssetIdRequestDto, body).Id)),
-    ListAssetGroups: (key, body) => this.listGroups(key, readAssetRequest(ListAssetGroupsRequestDto, body)),
-    UpdateAssetGroup: (key, body) =>
-      this.updateGroup(key, readAssetRequest(UpdateAssetGroupRequestDto, body)),
-    DeleteAssetGroup: (key, body) => this.deleteGroup(key, readAssetRequest(AssetIdRequestDto, body)),
-    CreateAsset: (key, body) => this.createAsset(key, readAssetRequest(CreateAssetRequestDto, body)),
+  /** The actions by name, as the route takes them; each validates its body before anything else. */
+  private readonly actions: Actions = {
+    CreateAssetGroup: (key, body) => this.createGroup(key, body.fields()),
+    GetAssetGroup: async (key, body) => groupRecord(await this.ownedGroup(key, body.fields().Id)),
+    ListAssetGroups: (key, body) => this.listGroups(key, body.fields()),
+    UpdateAssetGroup: (key, body) => this.updateGroup(key, body.fields()),
+    DeleteAssetGroup: (key, body) => this.deleteGroup(key, body.fields()),
+    CreateAsset: (key, body) => this.createAsset(key, body.fields()),
     GetAsset: async (key, body) => (await this.getAsset(key, body)).answer,
-    ListAssets: (key, body) => this.listAssets(key, readAssetRequest(ListAssetsRequestDto, body)),
-    UpdateAsset: (key, body) => this.updateAsset(key, readAssetRequest(UpdateAssetRequestDto, body)),
-    DeleteAsset: (key, body) => this.deleteAsset(key, readAssetRequest(AssetIdRequestDto, body)),
+    ListAssets: (key, body) => this.listAssets(key, body.fields()),
+    UpdateAsset: (key, body) => this.updateAsset(key, body.fields()),
+    DeleteAsset: (key, body) => this.deleteAsset(key, body.fields()),
   };
 
   constructor(
@@ -74,12 +78,21 @@ export class AssetLibraryService {
     private readonly urlCheck: AssetUrlCheck,
   ) {}
 
+  /** Runs `action` with its body. */
+  run<Action extends AssetAction>(
+    action: Action,
+    key: ResolvedKey,
+    body: DeclaredBody<AssetActionBodies[Action]>,
+  ): Promise<Answer> {
+    return this.actions[action](key, body);
+  }
+
   /** GetAsset, with the asset's row for the route's poll hint. */
   async getAsset(
     key: ResolvedKey,
-    body: unknown,
+    body: DeclaredBody<AssetIdRequestDto>,
   ): Promise<{ answer: Answer; asset: { id: string; status: string } }> {
-    const asset = await this.ownedAsset(key, readAssetRequest(AssetIdRequestDto, body).Id);
+    const asset = await this.ownedAsset(key, body.fields().Id);
     return { answer: assetRecord(asset), asset };
   }
 

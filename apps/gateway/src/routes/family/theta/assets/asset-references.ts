@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isJsonObject, type SerialisableObject } from '@gateway/providers-core';
-import { GatewayError } from '../../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { isAssetId } from './asset-ids';
 import { AssetStoreLoader } from './asset-store.loader';
 

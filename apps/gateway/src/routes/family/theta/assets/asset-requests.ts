@@ -12,7 +12,7 @@ import {
   validateBody,
 } from '@gateway/contracts';
 import type { ClassConstructor } from 'class-transformer';
-import { GatewayError } from '../../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 
 /** The control plane's own limits (upstreams.md §6.5), checked before anything reaches it. */
 const NAME = { nonEmpty: true, maxLength: 64 } as const;

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { VIDEO_REQUEST_LIMITS } from '@gateway/contracts';
 import { SafeFetchError, type SafeFetcher } from '@gateway/providers-core';
-import { GatewayError } from '../../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { ForwardedUrls } from '../../../../pipeline/forwarded-urls';
 import { SAFE_FETCHER } from '../../../../platform/infrastructure/tokens';
 import { discardBody } from '../../../../tasks/content/opened-content';

@@ -1,12 +1,19 @@
-import { Body, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiOperation, ApiParam } from '@nestjs/swagger';
+import { HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ResolvedKey } from '@gateway/auth';
+import { DeclaresBody, RouteBody, type ChosenBody } from '../../../../platform/http/declared-body';
 import { InferenceRoutes } from '../../../../platform/http/inference-routes.decorator';
-import { GatewayError } from '../../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { gatewayState } from '../../../../platform/http/gateway-request';
 import { TaskPollHints } from '../../../../tasks/task-poll-hint.service';
 import { AssetActionDocs } from './asset-action.docs';
+import {
+  ASSET_ACTION_BODIES,
+  ASSET_ACTIONS,
+  isAssetAction,
+  type AssetActionBodies,
+} from './asset-action.bodies';
 import { AssetLibraryService } from './asset-library.service';
 
 /**
@@ -32,28 +39,27 @@ export class ThetaAssetController {
       'PageSize}`; UpdateAsset `{Id, Name}`, UpdateAssetGroup `{Id, Name?, Description?}`, DeleteAsset ' +
       'and DeleteAssetGroup `{Id}` → `{}`. Cite an Active asset in a video as `asset://{AssetId}`.',
   })
-  @ApiParam({ name: 'action', description: 'The control-plane action, e.g. `CreateAsset`.' })
+  @DeclaresBody(ASSET_ACTION_BODIES)
   @AssetActionDocs()
   async act(
     @Param('action') action: string,
-    @Body() body: unknown,
+    @RouteBody() body: ChosenBody<AssetActionBodies>,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Record<string, unknown>> {
-    const run = Object.hasOwn(this.library.actions, action) ? this.library.actions[action] : undefined;
-    if (!run) {
+    if (!isAssetAction(action)) {
       throw new GatewayError(
         'not_found',
-        `No asset action '${action}'; the actions are ${Object.keys(this.library.actions).join(', ')}.`,
+        `No asset action '${action}'; the actions are ${ASSET_ACTIONS.join(', ')}.`,
       );
     }
     const key = gatewayState(request).apiKey as ResolvedKey;
     if (action === 'GetAsset') {
       // An asset still processing: when worker-assets looks at it next, as a task query says it.
-      const { answer, asset } = await this.library.getAsset(key, body);
+      const { answer, asset } = await this.library.getAsset(key, body.as(action));
       reply.headers(await this.pollHints.assetHeadersFor(asset));
       return answer;
     }
-    return run(key, body);
+    return this.library.run(action, key, body.as(action));
   }
 }

@@ -1,6 +1,6 @@
 import { MAX_HOLD_MICROS, type ModelPrice } from '@gateway/billing';
 import { estimateTheta2Tokens } from '@gateway/providers';
-import { GatewayError } from '../../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import type { AdmittedVideo } from '../../../modality/videos/video-admission';
 
 const TOKENS_PER_PRICE_UNIT = 1_000_000n;

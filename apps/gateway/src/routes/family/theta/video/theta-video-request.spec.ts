@@ -1,4 +1,4 @@
-import { GatewayError } from '../../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { toThetaVideoDraft } from './theta-video-request';
 
 /** A 1×1 PNG and a 1×1 GIF, as Base64. */

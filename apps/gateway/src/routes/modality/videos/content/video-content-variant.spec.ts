@@ -1,4 +1,4 @@
-import { GatewayError } from '../../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { videoContentVariantOf } from './video-content-variant';
 
 describe('videoContentVariantOf', () => {

@@ -1,5 +1,5 @@
 import type { VideoContentVariant } from '@gateway/providers-core';
-import { GatewayError } from '../../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 
 export const VIDEO_CONTENT_VARIANTS: readonly VideoContentVariant[] = ['video', 'thumbnail', 'spritesheet'];
 

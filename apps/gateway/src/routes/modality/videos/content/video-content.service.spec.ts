@@ -9,7 +9,7 @@ import type {
   VideoAdapter,
 } from '@gateway/providers-core';
 import { RequestCancellation } from '@gateway/providers-core';
-import { GatewayError } from '../../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import type { TaskRuntime } from '../../../../tasks/task-runtime';
 import type { TaskRuntimeLoader } from '../../../../tasks/task-runtime.loader';
 import { VideoContentService } from './video-content.service';

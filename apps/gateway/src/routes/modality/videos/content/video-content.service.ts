@@ -14,8 +14,8 @@ import {
   type VideoAdapter,
   type VideoContentVariant,
 } from '@gateway/providers-core';
-import { GatewayError } from '../../../../platform/errors/gateway-error';
-import { toClientError } from '../../../../pipeline/channel-failover';
+import { GatewayError } from '@gateway/errors';
+import { toClientError } from '@gateway/routing';
 import { CONFIG, LOGGER, SAFE_FETCHER } from '../../../../platform/infrastructure/tokens';
 import type { TaskRuntime } from '../../../../tasks/task-runtime';
 import { TaskRuntimeLoader } from '../../../../tasks/task-runtime.loader';

@@ -1,7 +1,7 @@
 import { fileTypeFromBuffer } from 'file-type/core';
 import type { FastifyRequest } from 'fastify';
 import { VIDEO_UPLOAD_LIMITS } from '@gateway/contracts';
-import { GatewayError } from '../../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import type { UploadedCharacter } from '../../../family/delta/character-creation.service';
 import { uploadedCharacterFieldsOf } from '../../../family/delta/character-request';
 import { readVideoSdkBody } from './video-sdk-body.reader';

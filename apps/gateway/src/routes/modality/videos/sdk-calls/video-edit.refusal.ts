@@ -1,5 +1,5 @@
 import { VIDEO_EXTENSION_FAMILIES } from '@gateway/providers';
-import { GatewayError } from '../../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 
 /**
  * `POST /v1/videos/edits` (`videos.edit`): no channel type the gateway speaks has a video edit call, so

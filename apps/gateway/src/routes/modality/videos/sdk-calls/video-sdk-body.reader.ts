@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { GatewayError } from '../../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import {
   readMultipartForm,
   type MultipartLimits,

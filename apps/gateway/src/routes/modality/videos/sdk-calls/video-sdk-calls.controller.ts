@@ -1,19 +1,12 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
-import {
-  ApiBearerAuth,
-  ApiBody,
-  ApiConsumes,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiConsumes, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from '@gateway/config';
 import { VIDEO_UPLOAD_LIMITS, VideoObjectView } from '@gateway/contracts';
 import { ApiKeyGuard } from '../../../../platform/auth/api-key.guard';
-import { GatewayError } from '../../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { warningHeader } from '../../../../pipeline/warning-header';
+import { DeclaresBody, RouteBody, type DeclaredBody } from '../../../../platform/http/declared-body';
 import { AcceptsMultipart } from '../../../../platform/http/multipart-body.parser';
 import { CONFIG } from '../../../../platform/infrastructure/tokens';
 import { GenerationPipeline } from '../../../../pipeline/generation-pipeline';
@@ -24,6 +17,8 @@ import {
   CharacterCreationService,
   uploadedCharacterOf,
 } from '../../../family/delta/character-creation.service';
+import { UPLOADED_CHARACTER_BODY } from '../../../family/delta/character-request';
+import type { UploadedCharacterRequestDto } from '../../../family/delta/character-request.dto';
 import { CharacterView } from '../../../family/delta/character.view';
 import { VideoCharacterStore } from '../../../family/delta/video-character.store';
 import { OwnedVideoTasks } from '../owned-video-tasks.service';
@@ -32,7 +27,11 @@ import { toRemixVideoRequest } from '../video-request.mapper';
 import { VideoTaskService } from '../video-task.service';
 import { uploadedCharacterReader } from './uploaded-character.input';
 import { videoEditRefusal } from './video-edit.refusal';
-import { toVideoExtensionRequest } from './video-extension.request';
+import {
+  toVideoExtensionRequest,
+  VIDEO_EXTENSION_BODY,
+  type VideoExtensionRequestDto,
+} from './video-extension.request';
 import { readVideoSdkBody } from './video-sdk-body.reader';
 
 /** A reference and a few text fields: no file is taken (an uploaded clip is refused after reading). */
@@ -71,25 +70,17 @@ export class VideoSdkCallsController {
       '`epsilon_3_1-extend` …); others, and an uploaded clip: 400 naming those that can.',
   })
   @ApiConsumes('application/json', 'multipart/form-data')
-  @ApiBody({
-    schema: {
-      type: 'object',
-      required: ['prompt', 'video'],
-      properties: {
-        prompt: { type: 'string' },
-        seconds: { type: 'string', example: '8' },
-        video: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
-      },
-    },
-  })
+  @DeclaresBody(VIDEO_EXTENSION_BODY)
   @ApiOkResponse({ type: VideoObjectView })
   async extend(
-    @Body() body: unknown,
+    @RouteBody() body: DeclaredBody<VideoExtensionRequestDto>,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<VideoObjectView> {
     const key = callerKeyOf(request);
-    const extension = toVideoExtensionRequest(await readVideoSdkBody(request, body, REFERENCE_BODY_LIMITS));
+    const extension = toVideoExtensionRequest(
+      await readVideoSdkBody(request, body.raw, REFERENCE_BODY_LIMITS),
+    );
     const source = await this.owned.find(key, extension.videoId);
     if (source.status !== 'completed' || source.upstreamHandle === null) {
       throw GatewayError.invalidRequest(
@@ -122,9 +113,10 @@ export class VideoSdkCallsController {
     description:
       'What a family with edits would answer; no family served here has them, so today every edit is a 400.',
   })
-  async edit(@Body() body: unknown, @Req() request: FastifyRequest): Promise<never> {
-    // Read (and bounded) first, so that the connection stays usable after the refusal.
-    await readVideoSdkBody(request, body, REFERENCE_BODY_LIMITS);
+  async edit(@Req() request: FastifyRequest): Promise<never> {
+    // No body is declared: every edit is refused. It is read (and bounded) first all the same, so
+    // that the connection stays usable after the refusal.
+    await readVideoSdkBody(request, request.body, REFERENCE_BODY_LIMITS);
     throw videoEditRefusal();
   }
 
@@ -138,13 +130,14 @@ export class VideoSdkCallsController {
       'default). Priced like `POST /delta/v1/characters`.',
   })
   @ApiConsumes('multipart/form-data')
+  @DeclaresBody(UPLOADED_CHARACTER_BODY)
   @ApiOkResponse({ type: CharacterView })
   async createCharacter(
-    @Body() body: unknown,
+    @RouteBody() body: DeclaredBody<UploadedCharacterRequestDto>,
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const input = uploadedCharacterOf(CHARACTERS_ROUTE, await uploadedCharacterReader(request, body));
+    const input = uploadedCharacterOf(CHARACTERS_ROUTE, await uploadedCharacterReader(request, body.raw));
     return this.pipeline.serve(this.characters, input, request, reply);
   }
 

@@ -1,5 +1,6 @@
 import { UpstreamError } from '@gateway/providers-core';
-import type { ChannelCandidate, CircuitBreaker } from '@gateway/routing';
+import type { ChannelCandidate } from '../channel/channel-candidate';
+import type { CircuitBreaker } from '../circuit/circuit-breaker';
 import { FailoverExhaustedError, withChannelFailover } from './channel-failover';
 
 function channel(name: string, priority: number): ChannelCandidate {

@@ -1,6 +1,8 @@
 import { isChannelFault, UpstreamError, type UpstreamFailure } from '@gateway/providers-core';
-import { CircuitBreaker, orderCandidates, type ChannelCandidate } from '@gateway/routing';
-import { GatewayError } from '../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
+import type { ChannelCandidate } from '../channel/channel-candidate';
+import type { CircuitBreaker } from '../circuit/circuit-breaker';
+import { orderCandidates } from '../selection/channel-selector';
 
 export interface AttemptRecord {
   channelId: string;

@@ -7,8 +7,8 @@ import {
   type TaskCall,
   type TaskCompleted,
 } from '@gateway/providers-core';
-import { GatewayError } from '../../../platform/errors/gateway-error';
-import { toClientError } from '../../../pipeline/channel-failover';
+import { GatewayError } from '@gateway/errors';
+import { toClientError } from '@gateway/routing';
 
 export interface TaskWaitLimits {
   /** From the submission until the gateway gives up and answers 504. */

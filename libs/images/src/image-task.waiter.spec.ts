@@ -8,7 +8,7 @@ import {
   type TaskPollResult,
   type UpstreamHttpClient,
 } from '@gateway/providers-core';
-import { GatewayError } from '../../../platform/errors/gateway-error';
+import { GatewayError } from '@gateway/errors';
 import { waitForTask } from './image-task.waiter';
 
 /** An upstream task that answers the scripted poll results in turn, then stays pending. */

@@ -1,4 +1,4 @@
-import type { CancellationSignal, SafeFetcher } from '@gateway/providers-core';
+import type { CancellationSignal, GeneratedImage, SafeFetcher } from '@gateway/providers-core';
 import { inspectImage } from './image-bytes.util';
 
 export interface DownloadedImage {
@@ -29,4 +29,19 @@ export async function downloadImage(
   const image = inspectImage(bytes);
   if (!image) throw new Error('the image URL did not answer with an image');
   return { bytes, contentType: image.contentType };
+}
+
+/**
+ * The bytes of an image an upstream produced: as sent, or downloaded when it sent a URL. Their type
+ * is read from the bytes, never taken from the wire's claim; bytes that are no image are refused.
+ */
+export function bytesOfGeneratedImage(
+  image: GeneratedImage,
+  fetcher: SafeFetcher,
+  signal: CancellationSignal,
+): Promise<DownloadedImage> {
+  if (image.kind === 'url') return downloadImage(fetcher, image.url, signal);
+  const inspected = inspectImage(image.bytes);
+  if (!inspected) return Promise.reject(new Error('the upstream sent bytes that are no image'));
+  return Promise.resolve({ bytes: image.bytes, contentType: inspected.contentType });
 }

@@ -6,8 +6,9 @@ import type {
   TaskCompleted,
   TaskOutput,
 } from '@gateway/providers-core';
-import type { ChannelCandidate } from '@gateway/routing';
-import type { PlannedImages } from './image-admission';
+import { GatewayError } from '@gateway/errors';
+import { toClientError, type ChannelCandidate } from '@gateway/routing';
+import type { PlannedImages } from './image-planning';
 import { waitForTask, type TaskWaitLimits } from './image-task.waiter';
 
 /**
@@ -28,6 +29,31 @@ export async function makeImages(
   const taskCall = invocation.toTask(call, context);
   const completed = await waitForTask(invocation.tasks, taskCall, { ...context, submissionKey }, limits);
   return fromCompletedTask(completed, planned.priceTier);
+}
+
+/**
+ * One channel's attempt, as the failover makes it (withChannelFailover): it resolves only with
+ * images, so that a failure can still fail over; an answer without a single image is the failure of
+ * its first item, or an unavailable upstream. The synchronous routes and worker-image's image jobs
+ * both attempt through it.
+ */
+export async function attemptImages(
+  planned: PlannedImages | undefined,
+  candidate: ChannelCandidate,
+  context: AdapterContext,
+  submissionKey: string,
+  limits: TaskWaitLimits,
+): Promise<ImageResult> {
+  // The failover asks whether a candidate is served first: a candidate without a plan is never attempted.
+  if (!planned) throw new GatewayError('internal', `No image plan for channel ${candidate.id}.`);
+  const result = await makeImages(planned, candidate, context, submissionKey, limits);
+  if (result.images.length === 0) {
+    const itemFailure = result.itemErrors[0]?.failure;
+    throw itemFailure
+      ? toClientError(itemFailure)
+      : new GatewayError('upstream_unavailable', 'The upstream answered without images.');
+  }
+  return result;
 }
 
 /**
