@@ -12,6 +12,7 @@ const APP_AND_LIB_DEPENDENCIES = [
   'type:dialect',
   'type:testing',
   'type:simulator',
+  'type:standalone',
 ];
 
 export default [
@@ -36,7 +37,9 @@ export default [
           allow: [],
           depConstraints: [
             { sourceTag: 'type:provider-core', onlyDependOnLibsWithTags: [] },
-            { sourceTag: 'type:simulator', onlyDependOnLibsWithTags: [] },
+            // A standalone library imports no other library, so that the simulators may share it.
+            { sourceTag: 'type:standalone', onlyDependOnLibsWithTags: [] },
+            { sourceTag: 'type:simulator', onlyDependOnLibsWithTags: ['type:standalone'] },
             // The console is browser code that talks to the gateway over HTTP only (its tsconfig maps no
             // @gateway/* path); its end-to-end test starts the stack with the test kit and the simulators.
             { sourceTag: 'type:console', onlyDependOnLibsWithTags: ['type:testing', 'type:simulator'] },

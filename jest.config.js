@@ -16,6 +16,20 @@ const swcTransform = [
   },
 ];
 
+/** The console's components (.tsx), for the specs that render them to markup. */
+const tsxTransform = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', tsx: true },
+      transform: { react: { runtime: 'automatic' } },
+      target: 'es2022',
+    },
+    module: { type: 'commonjs' },
+    sourceMaps: 'inline',
+  },
+];
+
 const moduleNameMapper = Object.fromEntries(
   Object.entries(compilerOptions.paths).map(([alias, [target]]) => [`^${alias}$`, `<rootDir>/${target}`]),
 );
@@ -29,9 +43,13 @@ const shared = {
   // Jest's runtime with V8's code cache kept between the files of a worker (see the file).
   runtime: '<rootDir>/tools/jest/code-cache.runtime.js',
   // Node 20.19+ can require() ES modules; Jest cannot, so the few ESM-only packages are compiled.
-  transform: { '^.+\\.ts$': swcTransform, [`^.+/node_modules/${ESM_ONLY_PACKAGES}/.+\\.js$`]: swcTransform },
+  transform: {
+    '^.+\\.ts$': swcTransform,
+    '^.+\\.tsx$': tsxTransform,
+    [`^.+/node_modules/${ESM_ONLY_PACKAGES}/.+\\.js$`]: swcTransform,
+  },
   transformIgnorePatterns: [`/node_modules/(?!${ESM_ONLY_PACKAGES}/)`],
-  moduleFileExtensions: ['ts', 'js', 'json'],
+  moduleFileExtensions: ['ts', 'tsx', 'js', 'json'],
   moduleNameMapper,
   rootDir: __dirname,
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools'],

@@ -15,6 +15,8 @@
 //   --task-count n          tasks of the task scenario (overrides the mode's 10,000 or 200)
 //   --task-completion-ms n  how long after its create the simulator completes a task (30,000 or 15,000):
 //                           a long one gives the tasks run a quiet window of polls before any completes
+//   --key-limits            every governance limit on the stack's key (far above the load), so that the
+//                           limit checks run; a --baseline from before governance runs without
 //   --baseline <commit>     also runs that commit's build (its own worktree, database and Redis prefix)
 //                           on the same simulator, interleaved with this one, and reports the ratios
 import { execFileSync, execSync } from 'node:child_process';
@@ -69,6 +71,7 @@ const { values: options } = parseArgs({
     'video-workers': { type: 'string' },
     'task-count': { type: 'string' },
     'task-completion-ms': { type: 'string' },
+    'key-limits': { type: 'boolean', default: false },
   },
 });
 
@@ -197,6 +200,7 @@ const stack = createStack({
   profileDir,
   videoWorkers: settings.videoWorkers,
   taskStreams: settings.taskStreams,
+  keyLimits: options['key-limits'],
 });
 const results = {
   meta: {
@@ -204,6 +208,7 @@ const results = {
     startedAt: startedAt.toISOString(),
     resultsDirName,
     ...settings,
+    keyLimits: options['key-limits'],
     filtered,
     targets: wantedTargets,
     scenarios: scenarios.map((scenario) => scenario.name),

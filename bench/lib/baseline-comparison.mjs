@@ -29,7 +29,9 @@ export function comparePairedTargets(runs, subject, reference) {
       const clean = rounds.filter((pair) => !pair.subject.noisy && !pair.reference.noisy);
       const used = clean.length > 0 ? clean : rounds;
       for (const figure of FIGURES) {
-        const ratios = used.map((pair) => ratio(figure.read(pair.subject), figure.read(pair.reference)));
+        const ratios = used
+          .map((pair) => ratio(figure.read(pair.subject), figure.read(pair.reference)))
+          .filter((value) => value !== null);
         const medianRatio = median(ratios);
         if (medianRatio === null) continue;
         rows.push({
@@ -39,6 +41,8 @@ export function comparePairedTargets(runs, subject, reference) {
           subject: median(used.map((pair) => figure.read(pair.subject))),
           reference: median(used.map((pair) => figure.read(pair.reference))),
           ratio: medianRatio,
+          // The lowest and highest per-round ratio: how far one round can be trusted on this machine.
+          spread: [Math.min(...ratios), Math.max(...ratios)],
           better: figure.higherIsBetter ? medianRatio >= 1 : medianRatio <= 1,
           rounds: used.length,
         });
@@ -82,12 +86,13 @@ export function renderBaselineSection(results) {
   ];
   if (rows.length === 0) return [...lines, 'No scenario was measured on both builds.', ''].join('\n');
   lines.push(
-    '| scenario | route | figure | this build | baseline | ratio | rounds |',
-    '|---|---|---|---|---|---|---|',
+    '| scenario | route | figure | this build | baseline | ratio | per-round range | rounds |',
+    '|---|---|---|---|---|---|---|---|',
     ...rows.map(
       (row) =>
         `| ${row.scenario} | ${FAMILY_LABELS[row.family]} | ${row.figure} | ${formatFigure(row.figure, row.gateway)} | ` +
-        `${formatFigure(row.figure, row.baseline)} | ${row.ratio.toFixed(3)}× ${row.better ? '✅' : '❌'} | ${row.rounds} |`,
+        `${formatFigure(row.figure, row.baseline)} | ${row.ratio.toFixed(3)}× ${row.better ? '✅' : '❌'} | ` +
+        `${row.spread[0].toFixed(3)}–${row.spread[1].toFixed(3)} | ${row.rounds} |`,
     ),
     '',
   );

@@ -32,6 +32,21 @@ test('ratios are taken within each round, then their median', () => {
   assert.equal(byFigure['requests/s'].better, true);
   assert.equal(byFigure['requests/s'].rounds, 2);
   assert.ok(Math.abs(byFigure['p50 ms'].ratio - 5 / 6) < 1e-9);
+  assert.deepEqual(byFigure['CPU µs/request'].spread, [0.8, 0.8]);
+});
+
+test('the per-round range shows how far the rounds spread around their median', () => {
+  const runs = [
+    run('gateway', 1, { cpu: 90, rps: 1000, p50: 400 }),
+    run('baseline', 1, { cpu: 100, rps: 1000, p50: 400 }),
+    run('gateway', 2, { cpu: 120, rps: 1000, p50: 400 }),
+    run('baseline', 2, { cpu: 100, rps: 1000, p50: 400 }),
+    run('gateway', 3, { cpu: 100, rps: 1000, p50: 400 }),
+    run('baseline', 3, { cpu: 100, rps: 1000, p50: 400 }),
+  ];
+  const cpu = compareWithBaseline(runs).find((row) => row.figure === 'CPU µs/request');
+  assert.equal(cpu.ratio, 1);
+  assert.deepEqual(cpu.spread, [0.9, 1.2]);
 });
 
 test('a slower build is marked, and noisy rounds are left out while clean ones exist', () => {
@@ -60,5 +75,8 @@ test('the section names the commit, and says so when nothing was measured on bot
       run('baseline', 1, { cpu: 100, rps: 900, p50: 500 }),
     ],
   });
-  assert.match(section, /\| throughput \| .* \| CPU µs\/request \| 90 \| 100 \| 0\.900× ✅ \| 1 \|/);
+  assert.match(
+    section,
+    /\| throughput \| .* \| CPU µs\/request \| 90 \| 100 \| 0\.900× ✅ \| 0\.900–0\.900 \| 1 \|/,
+  );
 });

@@ -811,7 +811,10 @@ export function renderSummary(results, figures) {
       "Figures are medians across rounds; comparisons are per-round ratios and deltas against the same round's " +
       "reference run, then their median. CPU µs/req is the utime+stime of the target's own process divided by the " +
       'requests it served; "context" is the CPU of what it needs (simulator, workers, Postgres backends of the ' +
-      'bench database, Redis), per request. RSS is VmRSS at the end of the run.',
+      'bench database, Redis), per request. RSS is VmRSS at the end of the run.' +
+      (meta.keyLimits
+        ? " The stack's key carries every governance limit (`--key-limits`), far above the load, so that the limit checks run."
+        : ''),
     '',
     '**Log level.** `gateway` runs with `LOG_LEVEL=info`, as in production (one JSON log line per request); ' +
       '`gateway-warn` is the same build and database with `LOG_LEVEL=warn`, measured in scenarios 1 and 2 to show ' +

@@ -109,9 +109,21 @@ export function replicaEnv(name, baseEnv, { port, otlpSinkUrl }) {
   return env;
 }
 
-/** The id of the one key seeded for `accountId`. */
-async function keyIdOf(accountId) {
-  const client = new pg.Client({ connectionString: databaseUrlFor(BENCH_DATABASE) });
+/**
+ * --key-limits: every governance limit on the stack's key, each far above what a run can reach, so
+ * that the text path is measured with its limit checks running (issue 32 asks for its figures with
+ * limits configured) and no request is refused. The admin API names are the contract.
+ */
+export const BENCH_KEY_LIMITS = {
+  requestsPerMinute: 100_000_000,
+  tokensPerMinute: 1_000_000_000,
+  concurrentRequests: 100_000,
+  outstandingTasks: 1_000_000,
+};
+
+/** The id of the one key seeded for `accountId` in `database`. */
+async function keyIdOf(accountId, database = BENCH_DATABASE) {
+  const client = new pg.Client({ connectionString: databaseUrlFor(database) });
   await client.connect();
   try {
     const { rows } = await client.query('SELECT id FROM api_keys WHERE account_id = $1', [accountId]);
@@ -128,7 +140,15 @@ async function keyIdOf(accountId) {
  * on --cpu-prof for the gateway target; `taskStreams` is how many progress streams the task-streams
  * scenario opens for the stack's one account (the gateway's cap per account, 100 by default).
  */
-export function createStack({ root, logDir, log, profileDir = null, videoWorkers = 1, taskStreams = 100 }) {
+export function createStack({
+  root,
+  logDir,
+  log,
+  profileDir = null,
+  videoWorkers = 1,
+  taskStreams = 100,
+  keyLimits = false,
+}) {
   const children = [];
   let stopping = false;
   let objectStoreDir = null;
@@ -223,6 +243,25 @@ export function createStack({ root, logDir, log, profileDir = null, videoWorkers
       mainPid: child.pid,
       groups: { main: [child.pid], simulator: [simulator.pid] },
     };
+  }
+
+  /**
+   * Configures BENCH_KEY_LIMITS on the account's key. A build from before the governance API (a
+   * --baseline) refuses the field: that build runs without limits, and the log says so.
+   */
+  async function limitKey(adminUrl, adminToken, accountId, database, name) {
+    const keyId = await keyIdOf(accountId, database);
+    const response = await fetch(`${adminUrl}/admin/keys/${keyId}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ limits: BENCH_KEY_LIMITS }),
+    });
+    if (response.ok) {
+      log(`${name}: limits on its key: ${JSON.stringify(BENCH_KEY_LIMITS)}`);
+    } else {
+      log(`${name}: this build takes no limits on keys (${response.status}); it runs without`);
+    }
+    await response.body?.cancel();
   }
 
   /**
@@ -328,6 +367,7 @@ export function createStack({ root, logDir, log, profileDir = null, videoWorkers
       idempotencyKey: `bench-credit-${accountId}`,
       note: 'benchmark credit',
     });
+    if (keyLimits) await limitKey(adminGateway.baseUrl, baseEnv.ADMIN_TOKEN, accountId, database, names[0]);
     const redisPids = findProcesses(['redis-server']);
     const workerPids = workers.map((worker) => worker.pid);
     // The insert-and-enqueue writes beside this tree's own stack, never beside a baseline's.

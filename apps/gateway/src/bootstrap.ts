@@ -4,6 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { ClientConnectionLimits, GatewayConfig } from '@gateway/config';
+import { lazySchemaCompilers } from '@gateway/fastify-schema';
 import {
   createAccessLogger,
   newRequestId,
@@ -23,7 +24,6 @@ import { GatewayExceptionFilter } from './platform/http/gateway-exception.filter
 import type { GatewayRequest } from './platform/http/gateway-request';
 import { registerJsonBodyParser } from './platform/http/json-body.parser';
 import { registerMultipartBodyParser } from './platform/http/multipart-body.parser';
-import { lazySchemaCompilers } from './platform/http/lazy-schema-compilers';
 import { registerRequestTracing } from './platform/http/request-tracing.hook';
 import { ResponseMetrics } from './platform/http/response-metrics';
 import { LOGGER } from './platform/infrastructure/tokens';

@@ -2,7 +2,7 @@ import '@gateway/observability/nest-preload';
 import { loadConfig } from '@gateway/config';
 import { errorMessageOf, startTracing, stopTracing } from '@gateway/observability';
 import { createGatewayApp } from './bootstrap';
-import { applyHeapGrowingPercent } from './platform/runtime/heap-policy';
+import { applyHeapGrowingPercent, applyHeapPretenuring } from './platform/runtime/heap-policy';
 
 /** Time allowed after the grace period for ending streams, settling and closing before the process stops regardless. */
 const CLOSE_MARGIN_MS = 5_000;
@@ -10,6 +10,7 @@ const CLOSE_MARGIN_MS = 5_000;
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
   applyHeapGrowingPercent(config.heapGrowingPercent);
+  applyHeapPretenuring(config.heapPretenuring);
   // Before the app is built: its request hook is registered only when tracing is on.
   await startTracing(process.env, 'gateway');
   const { fastify, logger, shutdown } = await createGatewayApp(config);

@@ -104,6 +104,12 @@ export interface GatewayConfig {
    */
   readonly heapGrowingPercent: number;
   /**
+   * Whether V8 may move an allocation site's objects straight to the old generation once many of
+   * them survived a young collection (its allocation-site pretenuring). Off by default: see
+   * apps/gateway/src/platform/runtime/heap-policy.ts.
+   */
+  readonly heapPretenuring: boolean;
+  /**
    * Origin (and optional path) of the absolute URLs the gateway writes into answers, without a
    * trailing slash; undefined when unset.
    */

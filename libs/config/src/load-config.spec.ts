@@ -51,6 +51,7 @@ describe('loadConfig', () => {
       objectSweepIntervalMs: 900000,
       metricsEnabled: true,
       heapGrowingPercent: 30,
+      heapPretenuring: false,
     });
     expect(config.masterKeys.currentVersion).toBe(1);
     expect(config.masterKeys.currentKey.equals(Buffer.from(MASTER_KEY, 'hex'))).toBe(true);
@@ -79,6 +80,7 @@ describe('loadConfig', () => {
       TASK_SUBMIT_AT_CREATE_MS: '5000',
       METRICS_ENABLED: 'false',
       HEAP_GROWING_PERCENT: '0',
+      HEAP_PRETENURING: 'true',
     });
 
     expect(config).toMatchObject({
@@ -100,6 +102,7 @@ describe('loadConfig', () => {
       imageTaskPollIntervalMs: 50,
       metricsEnabled: false,
       heapGrowingPercent: 0,
+      heapPretenuring: true,
     });
   });
 

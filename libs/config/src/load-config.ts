@@ -6,6 +6,7 @@ import { InvalidConfigurationError } from './invalid-configuration.error';
 import { parseMasterKeyring } from './master-keyring.parse';
 import { parseObjectStoreConfig } from './object-store-config.parse';
 import { parseRedisTopology, queuePrefixOf, readRedisPrefix } from './redis-topology.parse';
+import { refuseRemovedSettings } from './removed-settings';
 import { parseTaskEventStreams } from './task-event-streams.parse';
 import { parseRollupRetention } from './rollup-retention.parse';
 import { parseTaskRetention } from './task-retention.parse';
@@ -22,6 +23,7 @@ const ALLOW_HOST_ENTRY = /^(\*\.)?[a-z0-9.:\-[\]/]+$/;
  */
 export function loadConfig(env: Environment = process.env): GatewayConfig {
   const reader = new EnvironmentReader(env);
+  refuseRemovedSettings(reader);
   const adminApiEnabled = reader.boolean('ADMIN_API_ENABLED', true);
   const redis = parseRedisTopology(reader);
   const databaseUrl = reader.url('DATABASE_URL', 'postgresql://postgres@127.0.0.1:5432/gateway', [
@@ -78,6 +80,7 @@ export function loadConfig(env: Environment = process.env): GatewayConfig {
     taskSubmitAtCreateMs: reader.integer('TASK_SUBMIT_AT_CREATE_MS', 0, { min: 0, max: 60_000 }),
     metricsEnabled: reader.boolean('METRICS_ENABLED', true),
     heapGrowingPercent: reader.integer('HEAP_GROWING_PERCENT', 30, { min: 0, max: 300 }),
+    heapPretenuring: reader.boolean('HEAP_PRETENURING', false),
     publicBaseUrl: readPublicBaseUrl(reader),
     objectStore: parseObjectStoreConfig(reader),
     objectSweepIntervalMs: reader.integer('OBJECT_SWEEP_INTERVAL_MS', 900_000, { min: 1_000 }),

@@ -1,4 +1,5 @@
 import Fastify, { FastifyInstance } from 'fastify';
+import { lazySchemaCompilers } from '@gateway/fastify-schema';
 import { registerAlphaRoutes } from './alpha/alpha.routes';
 import { registerBetaRoutes } from './beta/beta.routes';
 import { registerCompatRoutes } from './compat/compat.routes';
@@ -8,7 +9,6 @@ import { registerEtaRoutes } from './eta/eta.routes';
 import { registerGammaRoutes } from './gamma/gamma.routes';
 import { registerKappaRoutes } from './kappa/kappa.routes';
 import { registerLambdaRoutes } from './lambda/lambda.routes';
-import { lazySchemaCompilers } from './lazy-schema-compilers';
 import { registerMuRoutes } from './mu/mu.routes';
 import { notFoundHandler } from './not-found.handler';
 import { registerOmegaRoutes } from './omega/omega.routes';

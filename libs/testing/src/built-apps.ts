@@ -1,7 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { buildOnce } from './build-once';
+import { sharedBuildDirectory } from './test-run-files';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
@@ -13,22 +15,43 @@ export interface ProcessExit {
   signal: NodeJS.Signals | null;
 }
 
+/** tools/build.mjs into `folder` (inside the repository, so that node_modules resolves). */
+function runBuild(folder: string, withConsole: boolean): void {
+  const args = [join(ROOT, 'tools', 'build.mjs'), '--out-dir', relative(ROOT, folder)];
+  if (!withConsole) args.push('--skip-console');
+  const result = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`build failed: ${result.stderr}`);
+}
+
+// perf-machinery: shared-test-build (docs/performance-machinery.md)
 /**
  * The production build (tools/build.mjs) in a folder of its own, for tests about what happens to the
  * processes themselves: an unhandled error that ends one, a signal, a deadline. Its own folder, so
  * that another run rebuilding dist/ cannot pull files from under a process that is running.
+ *
+ * Under Jest's integration project the folder is the run's (global-setup.js names it, the teardown
+ * removes it), built by the first test file that asks and shared by the others: a build is about 3 s
+ * of CPU, and a dozen files start built processes.
  */
 export class BuiltApps {
-  private constructor(private readonly folder: string) {}
+  private constructor(
+    private readonly folder: string,
+    /** Whether this instance made the folder for itself, and so removes it. */
+    private readonly owned: boolean,
+  ) {}
 
   /** `console: true` also bundles the operator console (a few seconds of Vite) for tests that open it. */
   static build(options: { console?: boolean } = {}): BuiltApps {
-    const folder = join('tmp', `test-build-${randomBytes(6).toString('hex')}`);
-    const args = [join(ROOT, 'tools', 'build.mjs'), '--out-dir', folder];
-    if (options.console !== true) args.push('--skip-console');
-    const result = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8' });
-    if (result.status !== 0) throw new Error(`build failed: ${result.stderr}`);
-    return new BuiltApps(join(ROOT, folder));
+    const withConsole = options.console === true;
+    const shared = sharedBuildDirectory();
+    if (shared !== undefined) {
+      const folder = join(shared, withConsole ? 'with-console' : 'apps');
+      buildOnce(folder, () => runBuild(folder, withConsole));
+      return new BuiltApps(folder, false);
+    }
+    const folder = join(ROOT, 'tmp', `test-build-${randomBytes(6).toString('hex')}`);
+    runBuild(folder, withConsole);
+    return new BuiltApps(folder, true);
   }
 
   /** Where the console's build is (CONSOLE_DIR for a gateway started from here). */
@@ -47,8 +70,9 @@ export class BuiltApps {
     return new AppProcess(app, child);
   }
 
+  /** Removes a folder of its own; the run's shared one stays for the run's other files. */
   remove(): void {
-    rmSync(this.folder, { recursive: true, force: true });
+    if (this.owned) rmSync(this.folder, { recursive: true, force: true });
   }
 }
 

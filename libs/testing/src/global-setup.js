@@ -1,9 +1,11 @@
 // Jest global setup of the integration project: fail at once, with the fix, when Postgres or Redis is
 // not answering, instead of letting every test time out.
 const net = require('node:net');
+const { randomBytes } = require('node:crypto');
 const { mkdirSync, rmSync } = require('node:fs');
+const { join } = require('node:path');
 const { Client } = require('pg');
-const { logsDirectory, runDirectory, secretsDirectory } = require('./test-run-files');
+const { logsDirectory, runDirectory, secretsDirectory, SHARED_BUILD_VARIABLE } = require('./test-run-files');
 
 const postgresUrl = process.env.TEST_POSTGRES_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const redisUrl = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
@@ -53,4 +55,9 @@ module.exports = async function globalSetup() {
   rmSync(runDirectory, { recursive: true, force: true });
   mkdirSync(logsDirectory, { recursive: true });
   mkdirSync(secretsDirectory, { recursive: true });
+  // Jest starts its workers after this, with this environment: they share one build (BuiltApps).
+  // A folder per run, never the run directory, which another run of the same directory would empty
+  // under running processes.
+  const build = join(__dirname, '..', '..', '..', 'tmp', `test-build-run-${randomBytes(6).toString('hex')}`);
+  process.env[SHARED_BUILD_VARIABLE] = build;
 };

@@ -1,8 +1,8 @@
-// Jest global teardown of the integration project: no channel secret and no plaintext inference key
-// may appear in the gateway logs of the whole run.
-const { existsSync, readdirSync, readFileSync } = require('node:fs');
+// Jest global teardown of the integration project: removes the run's shared build, then checks that no
+// channel secret and no plaintext inference key appears in the gateway logs of the whole run.
+const { existsSync, readdirSync, readFileSync, rmSync } = require('node:fs');
 const { join } = require('node:path');
-const { logsDirectory, secretsDirectory } = require('./test-run-files');
+const { logsDirectory, secretsDirectory, sharedBuildDirectory } = require('./test-run-files');
 
 function readAll(directory) {
   if (!existsSync(directory)) return [];
@@ -10,6 +10,9 @@ function readAll(directory) {
 }
 
 module.exports = async function scanLogsForSecrets() {
+  // The run's shared build (global-setup.js): every process started from it has ended with its test.
+  const build = sharedBuildDirectory();
+  if (build !== undefined) rmSync(build, { recursive: true, force: true });
   const secrets = new Set(
     readAll(secretsDirectory)
       .flatMap((text) => text.split('\n'))

@@ -6,7 +6,8 @@ import { microsToUnits, unitsToMicros } from '../format/money.util';
 import { hasProblems, optionalInteger, requiredName, type Problems } from '../forms/validation.util';
 import { clientPaging } from '../hooks/list-paging';
 import { useClientPages } from '../hooks/use-client-pages';
-import { ErrorBanner, Notice } from '../ui/error-banner';
+import { Notice } from '../ui/error-banner';
+import { FormActions } from '../ui/form-actions';
 import { TextAreaField, TextField } from '../ui/field';
 import { ListPage, Toolbar } from '../ui/list-page';
 import { PageHeader, Panel } from '../ui/page-header';
@@ -134,15 +135,7 @@ function PriceForm({ price, onDone }: { price?: Price; onDone: () => void }) {
         rows={3}
         hint="One tier=units per line, like 1080p=0.1."
       />
-      <ErrorBanner error={save.error} />
-      <div className="form__actions">
-        <button type="submit" className="button button--primary" disabled={save.isPending}>
-          Save price
-        </button>
-        <button type="button" className="button" onClick={onDone}>
-          Cancel
-        </button>
-      </div>
+      <FormActions error={save.error} submitLabel="Save price" busy={save.isPending} onCancel={onDone} />
     </form>
   );
 }

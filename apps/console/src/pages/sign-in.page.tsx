@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { signIn } from '../api/session.api';
-import { ErrorBanner } from '../ui/error-banner';
+import { FormActions } from '../ui/form-actions';
 import { TextField } from '../ui/field';
 
 /**
@@ -50,10 +50,12 @@ export function SignInPage() {
           onChange={setToken}
           problem={problem}
         />
-        <ErrorBanner error={error} title="Sign-in failed" />
-        <button type="submit" className="button button--primary" disabled={busy}>
-          {busy ? 'Signing in…' : 'Sign in'}
-        </button>
+        <FormActions
+          error={error}
+          errorTitle="Sign-in failed"
+          submitLabel={busy ? 'Signing in…' : 'Sign in'}
+          busy={busy}
+        />
       </form>
     </main>
   );

@@ -194,6 +194,33 @@ describe('KeyGovernanceService (Redis and Postgres)', () => {
     });
   });
 
+  it('a release rides on the next admission of its account: one script call per request', async () => {
+    const counted = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+    await counted.ping();
+    // Counts what this connection puts on the wire: the script calls of admissions and releases.
+    let scriptCalls = 0;
+    const send = counted.sendCommand.bind(counted);
+    counted.sendCommand = ((command: { name: string }, ...rest: unknown[]) => {
+      if (command.name === 'evalsha' || command.name === 'eval') scriptCalls += 1;
+      return (send as (...args: unknown[]) => unknown)(command, ...rest);
+    }) as typeof counted.sendCommand;
+    const measured = governanceOn(counted);
+    const key = keyWith({ keyLimits: { concurrentRequests: 1, tokensPerMinute: 10_000 } });
+    // With one slot, each admission is admitted only if the release before it was applied first.
+    for (let index = 0; index < 20; index += 1) {
+      const ticket = await measured.admit(request(key, { estimatedTokens: 100 }));
+      ticket.settle({ costMicros: 0n, tokens: 40 });
+    }
+    expect(scriptCalls).toBe(20);
+    // The last release, which no admission took, is sent on its own: the slot is free again and
+    // the token counter holds the 20 requests' reported usage.
+    await waitUntil(async () => scriptCalls === 21);
+    const ticket = await measured.admit(request(key, { estimatedTokens: 1 }));
+    expect(ticket.headers['x-ratelimit-remaining-tokens']).toBe(String(10_000 - 20 * 40 - 1));
+    ticket.settle({ costMicros: 0n, tokens: 1 });
+    counted.disconnect();
+  });
+
   it('a slot of an instance that died frees itself when its lease expires', async () => {
     const key = keyWith({ keyLimits: { concurrentRequests: 1 } });
     await governance.admit(request(key));

@@ -18,7 +18,7 @@ import {
 } from '../pipeline/request-governance';
 import type { GovernanceRefusalLog } from './governance-refusal-log';
 import { budgetRefusal, ipRefusal, limitRefusal, scopeOfRefusal } from './governance-refusals';
-import { rateLimitHeaders } from './rate-limit-headers.util';
+import { writeRateLimitHeaders } from './rate-limit-headers.util';
 import type { ScopeFigures } from './rate-limit.script';
 import type { LimitRequest, LimitScope, LimitVerdict, RedisLimiter } from './redis-limiter';
 
@@ -95,7 +95,7 @@ export class KeyGovernanceService implements RequestGovernance {
     try {
       reserved = await this.reserve(request, governance, now, headers);
     } catch (error) {
-      if (limited && limitRequest) this.release(limitRequest, 0);
+      if (limited && limitRequest) this.limiter.release(limitRequest, 0);
       throw error;
     }
     return {
@@ -175,17 +175,10 @@ export class KeyGovernanceService implements RequestGovernance {
       if (limitRequest) {
         const tokenDelta =
           outcome.tokens === undefined ? 0 : Math.round(outcome.tokens) - limitRequest.tokens;
-        this.release(limitRequest, tokenDelta);
+        this.limiter.release(limitRequest, tokenDelta);
       }
       if (reserved) this.settleReservation(request.requestId, outcome);
     };
-  }
-
-  private release(limitRequest: LimitRequest, tokenDelta: number): void {
-    this.limiter.release(limitRequest, tokenDelta).catch((error: unknown) => {
-      // The leases expire on their own (leaseMs); the token count stays as estimated.
-      this.logger.warn({ err: error, requestId: limitRequest.requestId }, 'rate-limit release failed');
-    });
   }
 
   private settleReservation(requestId: string, outcome: GovernedOutcome): void {
@@ -297,10 +290,10 @@ function headersOf(
       if (!tokens || remaining < tokens.remaining) tokens = { limit: tokensPerMinute, remaining };
     }
   });
-  return {
-    ...(requests ? rateLimitHeaders('requests', { ...requests, resetMs }) : {}),
-    ...(tokens ? rateLimitHeaders('tokens', { ...tokens, resetMs }) : {}),
-  };
+  const headers: Record<string, string> = {};
+  if (requests) writeRateLimitHeaders(headers, 'requests', { ...requests, resetMs });
+  if (tokens) writeRateLimitHeaders(headers, 'tokens', { ...tokens, resetMs });
+  return headers;
 }
 
 const REFUSAL_CODES: ReadonlySet<string> = new Set([

@@ -1,4 +1,4 @@
-import { formatResetDelay, rateLimitHeaders } from './rate-limit-headers.util';
+import { formatResetDelay, writeRateLimitHeaders } from './rate-limit-headers.util';
 
 describe('formatResetDelay', () => {
   it.each([
@@ -15,9 +15,12 @@ describe('formatResetDelay', () => {
   });
 });
 
-describe('rateLimitHeaders', () => {
-  it('writes the trio, never a negative remainder', () => {
-    expect(rateLimitHeaders('tokens', { limit: 1000, remaining: -5, resetMs: 1500 })).toEqual({
+describe('writeRateLimitHeaders', () => {
+  it('writes the trio beside what is there, never a negative remainder', () => {
+    const headers: Record<string, string> = { 'x-ratelimit-limit-requests': '10' };
+    writeRateLimitHeaders(headers, 'tokens', { limit: 1000, remaining: -5, resetMs: 1500 });
+    expect(headers).toEqual({
+      'x-ratelimit-limit-requests': '10',
       'x-ratelimit-limit-tokens': '1000',
       'x-ratelimit-remaining-tokens': '0',
       'x-ratelimit-reset-tokens': '1.5s',

@@ -17,14 +17,30 @@ export interface WindowFigures {
   resetMs: number;
 }
 
-/** The x-ratelimit-{limit,remaining,reset}-{requests|tokens} trio. */
-export function rateLimitHeaders(
-  kind: 'requests' | 'tokens',
+type LimitKind = 'requests' | 'tokens';
+
+/** Header names built once: a name computed per request made every answer's header object a slow one. */
+const HEADER_NAMES: Readonly<Record<LimitKind, { limit: string; remaining: string; reset: string }>> = {
+  requests: {
+    limit: 'x-ratelimit-limit-requests',
+    remaining: 'x-ratelimit-remaining-requests',
+    reset: 'x-ratelimit-reset-requests',
+  },
+  tokens: {
+    limit: 'x-ratelimit-limit-tokens',
+    remaining: 'x-ratelimit-remaining-tokens',
+    reset: 'x-ratelimit-reset-tokens',
+  },
+};
+
+/** Writes the x-ratelimit-{limit,remaining,reset}-{requests|tokens} trio into `headers`. */
+export function writeRateLimitHeaders(
+  headers: Record<string, string>,
+  kind: LimitKind,
   figures: WindowFigures,
-): Record<string, string> {
-  return {
-    [`x-ratelimit-limit-${kind}`]: String(figures.limit),
-    [`x-ratelimit-remaining-${kind}`]: String(Math.max(0, figures.remaining)),
-    [`x-ratelimit-reset-${kind}`]: formatResetDelay(figures.resetMs),
-  };
+): void {
+  const names = HEADER_NAMES[kind];
+  headers[names.limit] = String(figures.limit);
+  headers[names.remaining] = String(Math.max(0, figures.remaining));
+  headers[names.reset] = formatResetDelay(figures.resetMs);
 }

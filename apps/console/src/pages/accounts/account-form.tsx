@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { accountsApi } from '../../api/admin.api';
 import { unitsToMicros } from '../../format/money.util';
 import { hasProblems, requiredName, type Problems } from '../../forms/validation.util';
-import { ErrorBanner } from '../../ui/error-banner';
+import { FormActions } from '../../ui/form-actions';
 import { TextField } from '../../ui/field';
 import { LimitsFields } from '../keys/limits-fields';
 import { limitsText, parseLimits } from '../keys/limits.util';
@@ -56,15 +56,12 @@ export function AccountForm({ onDone }: { onDone: (accountId?: string) => void }
         />
       </div>
       <LimitsFields value={governance} onChange={setGovernance} problems={problems} />
-      <ErrorBanner error={create.error} />
-      <div className="form__actions">
-        <button type="submit" className="button button--primary" disabled={create.isPending}>
-          Create account
-        </button>
-        <button type="button" className="button" onClick={() => onDone()}>
-          Cancel
-        </button>
-      </div>
+      <FormActions
+        error={create.error}
+        submitLabel="Create account"
+        busy={create.isPending}
+        onCancel={() => onDone()}
+      />
     </form>
   );
 }

@@ -2,7 +2,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { accountsApi } from '../../api/admin.api';
 import { unitsToMicros } from '../../format/money.util';
-import { ErrorBanner, Notice } from '../../ui/error-banner';
+import { Notice } from '../../ui/error-banner';
+import { FormActions } from '../../ui/form-actions';
 import { TextField } from '../../ui/field';
 
 const newIdempotencyKey = (kind: string) => `console-${kind}-${crypto.randomUUID()}`;
@@ -59,14 +60,12 @@ export function MoneyForm({ accountId, kind }: { accountId: string; kind: 'credi
         problem={problem}
       />
       <TextField label={`${title} note`} name={`${kind}Note`} value={note} onChange={setNote} />
-      <button
-        type="submit"
-        className={`button ${kind === 'credit' ? 'button--primary' : 'button--danger'}`}
-        disabled={move.isPending}
-      >
-        {title}
-      </button>
-      <ErrorBanner error={move.error} />
+      <FormActions
+        error={move.error}
+        submitLabel={title}
+        busy={move.isPending}
+        tone={kind === 'credit' ? 'primary' : 'danger'}
+      />
       {move.isSuccess && (
         <Notice>{move.data.applied ? `${title} applied.` : `${title} had been applied already.`}</Notice>
       )}

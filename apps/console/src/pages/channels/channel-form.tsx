@@ -12,7 +12,7 @@ import {
   requiredName,
   type Problems,
 } from '../../forms/validation.util';
-import { ErrorBanner } from '../../ui/error-banner';
+import { FormActions } from '../../ui/form-actions';
 import { SelectField, TextAreaField, TextField } from '../../ui/field';
 import { CHANNEL_TYPES, secretHint } from './channel-types';
 
@@ -186,15 +186,12 @@ export function ChannelForm({ channel, onDone }: { channel?: Channel; onDone: ()
         rows={3}
         hint="Per-type settings; secret settings are write-only and shown masked."
       />
-      <ErrorBanner error={save.error} />
-      <div className="form__actions">
-        <button type="submit" className="button button--primary" disabled={save.isPending}>
-          {editing ? 'Save channel' : 'Create channel'}
-        </button>
-        <button type="button" className="button" onClick={onDone}>
-          Cancel
-        </button>
-      </div>
+      <FormActions
+        error={save.error}
+        submitLabel={editing ? 'Save channel' : 'Create channel'}
+        busy={save.isPending}
+        onCancel={onDone}
+      />
     </form>
   );
 }

@@ -4,7 +4,7 @@ import { accountsApi, keysApi, type KeyInput } from '../../api/admin.api';
 import type { CreatedKey, Key } from '../../api/admin.types';
 import { localInputToIso } from '../../format/time.util';
 import { hasProblems, listOfNames, requiredName, type Problems } from '../../forms/validation.util';
-import { ErrorBanner } from '../../ui/error-banner';
+import { FormActions } from '../../ui/form-actions';
 import { SelectField, TextAreaField, TextField } from '../../ui/field';
 import { LimitsFields } from './limits-fields';
 import { limitsText, parseLimits } from './limits.util';
@@ -145,15 +145,12 @@ export function KeyForm({
         hint="CIDR ranges, IPv4 or IPv6, comma separated; empty allows every address."
       />
       <LimitsFields value={governance} onChange={setGovernance} problems={problems} />
-      <ErrorBanner error={save.error} />
-      <div className="form__actions">
-        <button type="submit" className="button button--primary" disabled={save.isPending}>
-          {editing ? 'Save key' : 'Create key'}
-        </button>
-        <button type="button" className="button" onClick={onDone}>
-          Cancel
-        </button>
-      </div>
+      <FormActions
+        error={save.error}
+        submitLabel={editing ? 'Save key' : 'Create key'}
+        busy={save.isPending}
+        onCancel={onDone}
+      />
     </form>
   );
 }

@@ -3,7 +3,8 @@ import { useState, type FormEvent } from 'react';
 import { tasksApi } from '../../api/admin.api';
 import type { TaskDetail } from '../../api/admin.types';
 import { microsToUnits } from '../../format/money.util';
-import { ErrorBanner, Notice } from '../../ui/error-banner';
+import { Notice } from '../../ui/error-banner';
+import { FormActions } from '../../ui/form-actions';
 import { TextField } from '../../ui/field';
 
 const ENDED = new Set(['completed', 'failed', 'cancelled']);
@@ -75,10 +76,12 @@ export function TaskActions({ task }: { task: TaskDetail }) {
         onChange={setReason}
         problem={problem}
       />
-      <button type="submit" className="button button--danger" disabled={cancel.isPending || refund.isPending}>
-        {action}
-      </button>
-      <ErrorBanner error={cancel.error ?? refund.error} />
+      <FormActions
+        error={cancel.error ?? refund.error}
+        submitLabel={action}
+        busy={cancel.isPending || refund.isPending}
+        tone="danger"
+      />
     </form>
   );
 }

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import type { WebhookEndpoint } from '../../api/admin.types';
 import { webhooksApi } from '../../api/webhooks.api';
 import { hasProblems, httpUrl, type Problems } from '../../forms/validation.util';
-import { ErrorBanner } from '../../ui/error-banner';
+import { FormActions } from '../../ui/form-actions';
 import { CheckboxField, TextField } from '../../ui/field';
 import { WEBHOOK_EVENTS } from './webhook-events';
 
@@ -90,15 +90,12 @@ export function WebhookForm({
           </small>
         )}
       </fieldset>
-      <ErrorBanner error={create.error} />
-      <div className="form__actions">
-        <button type="submit" className="button button--primary" disabled={create.isPending}>
-          Create endpoint
-        </button>
-        <button type="button" className="button" onClick={onDone}>
-          Cancel
-        </button>
-      </div>
+      <FormActions
+        error={create.error}
+        submitLabel="Create endpoint"
+        busy={create.isPending}
+        onCancel={onDone}
+      />
     </form>
   );
 }

@@ -281,12 +281,15 @@ function governanceProviders(config: GatewayConfig, clock: Clock) {
     },
     {
       provide: RedisLimiter,
-      inject: [REDIS],
-      useFactory: (redis: RedisConnection) =>
+      inject: [REDIS, LOGGER],
+      useFactory: (redis: RedisConnection, logger: Logger) =>
         new RedisLimiter(redis, {
           prefix: config.redisPrefix,
           leaseMs: CONCURRENCY_LEASE_MS,
           timeoutMs: GOVERNANCE_REDIS_TIMEOUT_MS,
+          // The leases expire on their own (CONCURRENCY_LEASE_MS); the token counts stay as estimated.
+          onReleaseFailed: (requestIds, reason) =>
+            logger.warn({ requestIds, reason }, 'rate-limit release failed'),
         }),
     },
     {

@@ -12,12 +12,11 @@ interface LimitDecision {
 }
 
 /**
- * Runs a fresh Node process that applies the policy, keeps about 40 MiB alive and forces two full
- * collections, and reads V8's verbose GC trace: each full collection prints the factor its own
- * policy chose and then the new limit with the factor that was applied. Jest's process cannot show
- * this: the flag would change its own heap, and the trace goes to the process's standard output.
+ * Runs `script` in a fresh Node process with the policy compiled at `policy` in scope (`policy`),
+ * and returns its standard output. Jest's process cannot show these decisions: the flags would change
+ * its own heap, and V8's traces go to the process's standard output.
  */
-function limitDecisions(percent: number): LimitDecision[] {
+function runWithPolicy(script: string, nodeFlags: string[]): string {
   const folder = mkdtempSync(join(tmpdir(), 'heap-policy-'));
   try {
     const { code } = transformFileSync(join(__dirname, 'heap-policy.ts'), {
@@ -26,28 +25,56 @@ function limitDecisions(percent: number): LimitDecision[] {
     });
     const compiled = join(folder, 'heap-policy.js');
     writeFileSync(compiled, code);
-    const script = `
-      require(${JSON.stringify(compiled)}).applyHeapGrowingPercent(${percent});
-      globalThis.live = Array.from({ length: 1e6 }, (_, index) => ({ index }));
-      gc();
-      gc();`;
-    const child = spawnSync(process.execPath, ['--trace-gc-verbose', '--expose-gc', '-e', script], {
-      encoding: 'utf8',
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    const child = spawnSync(
+      process.execPath,
+      [...nodeFlags, '-e', `const policy = require(${JSON.stringify(compiled)});\n${script}`],
+      { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+    );
     expect(child.status).toBe(0);
-    const decisions: LimitDecision[] = [];
-    let ownFactor = '';
-    for (const line of child.stdout.split('\n')) {
-      const own = /\[HeapController\] factor ([\d.]+) based on/.exec(line);
-      if (own) ownFactor = own[1];
-      const limit = /\[HeapController\] Limit: .* \(([\d.]+)\)$/.exec(line);
-      if (limit) decisions.push({ ownFactor, appliedFactor: limit[1] });
-    }
-    return decisions;
+    return child.stdout;
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
+}
+
+/**
+ * Applies the growing percent, keeps about 40 MiB alive and forces two full collections, and reads
+ * V8's verbose GC trace: each full collection prints the factor its own policy chose and then the
+ * new limit with the factor that was applied.
+ */
+function limitDecisions(percent: number): LimitDecision[] {
+  const stdout = runWithPolicy(
+    `policy.applyHeapGrowingPercent(${percent});
+      globalThis.live = Array.from({ length: 1e6 }, (_, index) => ({ index }));
+      gc();
+      gc();`,
+    ['--trace-gc-verbose', '--expose-gc'],
+  );
+  const decisions: LimitDecision[] = [];
+  let ownFactor = '';
+  for (const line of stdout.split('\n')) {
+    const own = /\[HeapController\] factor ([\d.]+) based on/.exec(line);
+    if (own) ownFactor = own[1];
+    const limit = /\[HeapController\] Limit: .* \(([\d.]+)\)$/.exec(line);
+    if (limit) decisions.push({ ownFactor, appliedFactor: limit[1] });
+  }
+  return decisions;
+}
+
+/**
+ * Applies the pretenuring policy, then keeps every object of three allocation sites alive, so that
+ * each survives its young collections: the case in which V8 decides to pretenure a site. Returns the
+ * decisions V8's pretenuring statistics print ("=> tenure" is a site moved to the old generation).
+ */
+function tenureDecisions(enabled: boolean): string[] {
+  const stdout = runWithPolicy(
+    `policy.applyHeapPretenuring(${enabled});
+      const kept = [];
+      const make = (index) => ({ index, list: [index], inner: { index } });
+      for (let index = 0; index < 3e6; index += 1) kept.push(make(index));`,
+    ['--trace-pretenuring-statistics'],
+  );
+  return stdout.split('\n').flatMap((line) => /=> (tenure|maybe tenure|don't tenure)/.exec(line)?.[1] ?? []);
 }
 
 describe('applyHeapGrowingPercent', () => {
@@ -61,5 +88,15 @@ describe('applyHeapGrowingPercent', () => {
     const decisions = limitDecisions(0);
     expect(decisions.length).toBeGreaterThanOrEqual(2);
     for (const decision of decisions) expect(decision.appliedFactor).toBe(decision.ownFactor);
+  });
+});
+
+describe('applyHeapPretenuring', () => {
+  it("leaves V8's allocation-site pretenuring on when enabled: surviving sites are tenured", () => {
+    expect(tenureDecisions(true)).toContain('tenure');
+  });
+
+  it('turns it off otherwise: no site is considered for the old generation', () => {
+    expect(tenureDecisions(false)).toEqual([]);
   });
 });

@@ -15,9 +15,16 @@ import {
 import type { ObjectStore } from '@gateway/storage';
 import { GatewayError } from '@gateway/errors';
 import type { GenerationCall } from '../../../pipeline/synchronous-generation';
-import type { PlannedTask, TaskCreated, TaskCreationRoute } from '../../../pipeline/task-creation-route';
+import type {
+  PlannedTask,
+  ReplayedTask,
+  TaskCreated,
+  TaskCreationRoute,
+} from '../../../pipeline/task-creation-route';
 import { CONFIG, LOGGER, OBJECT_STORE } from '../../../platform/infrastructure/tokens';
 import { isPublicTaskId, newPublicTaskId } from '../../../tasks/public-task-id.util';
+import { sameRequestOrConflict } from '../../../tasks/task-creation.service';
+import { videoRequestHash } from '../../../tasks/task-request-hash';
 import type { TaskRuntime } from '../../../tasks/task-runtime';
 import { TaskRuntimeLoader } from '../../../tasks/task-runtime.loader';
 import { taskStoreUnavailable } from '../../../tasks/task-store-unavailable';
@@ -36,6 +43,16 @@ interface ImageJobPlan extends PlannedTask {
   runtime: TaskRuntime;
   taskId: string;
   image: ImagePlan;
+  /** The request as the row keeps it (input images as `data:` URIs). */
+  storedRequest: ReturnType<typeof toStoredImageJob>;
+  idempotency?: { key: string; requestHash: string };
+}
+
+/** What a job's creation needs besides its body: the client's Idempotency-Key, and where images are served. */
+export interface ImageJobContext {
+  idempotencyKey: string | undefined;
+  /** The base of the images' URLs, for a repeated request whose job has completed. */
+  baseUrl: string;
 }
 
 /** A job and the view of it the client gets at once. */
@@ -61,31 +78,74 @@ export class ImageJobsService {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  /** The job as the generation pipeline creates it. */
-  creation(input: ImageInputOf, call: GenerationCall): TaskCreationRoute<ImageJobPlan, CreatedImageJob> {
+  /**
+   * The job as the generation pipeline creates it. Under an Idempotency-Key, as a video create: the same
+   * key with the same request answers the job it made first, holding and writing nothing more; with
+   * another request (or a key a task of another kind took), 409 idempotency_conflict.
+   */
+  creation(
+    input: ImageInputOf,
+    call: GenerationCall,
+    context: ImageJobContext,
+  ): TaskCreationRoute<ImageJobPlan, CreatedImageJob> {
     return {
       key: call.key,
       route: this.images.routeOf(input),
       modelOfRefused: () => call.model,
-      plan: async () => {
-        const image = await this.images.plan(input, call);
-        const taskId = newPublicTaskId(IMAGE_JOB_TASK_PREFIX);
-        return {
-          runtime: await this.tasks.runtime(),
-          taskId,
-          image,
-          hold: {
-            requestId: taskId,
-            model: image.model,
-            route: image.route,
-            amount: image.holdMicros,
-            ttlMs: this.deadlineMs() + this.images.holdTtlMs(this.config),
-          },
-          holdHint: this.images.holdHint,
-        };
-      },
-      create: (plan) => this.create(plan, call.key),
+      plan: () => this.plan(input, call, context),
+      create: (plan) => this.create(plan, call.key, context.baseUrl),
     };
+  }
+
+  private async plan(
+    input: ImageInputOf,
+    call: GenerationCall,
+    context: ImageJobContext,
+  ): Promise<ImageJobPlan | ReplayedTask<CreatedImageJob>> {
+    const image = await this.images.plan(input, call);
+    const runtime = await this.tasks.runtime();
+    const storedRequest = toStoredImageJob({ operation: operationOf(image.route), request: image.request });
+    let idempotency: ImageJobPlan['idempotency'];
+    if (context.idempotencyKey !== undefined) {
+      const requestHash = videoRequestHash({
+        route: image.route,
+        modelName: image.model,
+        remixOf: undefined,
+        fields: storedRequest,
+      });
+      idempotency = { key: context.idempotencyKey, requestHash };
+      const earlier = await runtime.store
+        .findByIdempotencyKey(call.key.id, context.idempotencyKey)
+        .catch(taskStoreUnavailable);
+      if (earlier) return { replayed: await this.replayed(earlier, requestHash, context.baseUrl) };
+    }
+    const taskId = newPublicTaskId(IMAGE_JOB_TASK_PREFIX);
+    return {
+      runtime,
+      taskId,
+      image,
+      storedRequest,
+      idempotency,
+      hold: {
+        requestId: taskId,
+        model: image.model,
+        route: image.route,
+        amount: image.holdMicros,
+        ttlMs: this.deadlineMs() + this.images.holdTtlMs(this.config),
+      },
+      holdHint: this.images.holdHint,
+    };
+  }
+
+  /** The job an earlier request under the same Idempotency-Key made, as it stands now; 409 for another request. */
+  private async replayed(earlier: Task, requestHash: string, baseUrl: string): Promise<CreatedImageJob> {
+    const task = sameRequestOrConflict(earlier, IMAGE_TASK_KIND, requestHash);
+    const view = await toImageJobView(task, {
+      objects: this.objects,
+      baseUrl,
+      format: responseFormatOfJob(task),
+    });
+    return { task: view };
   }
 
   /** The caller's job, answered as its task; any other id (another account's, a `/bt` task's) is 404. */
@@ -107,28 +167,37 @@ export class ImageJobsService {
   }
 
   /** From here every path ends the hold: the worker's settlement, or a release. */
-  private async create(plan: ImageJobPlan, key: ResolvedKey): Promise<TaskCreated<CreatedImageJob>> {
-    const { runtime, taskId, image } = plan;
-    let task: Task;
+  private async create(
+    plan: ImageJobPlan,
+    key: ResolvedKey,
+    baseUrl: string,
+  ): Promise<TaskCreated<CreatedImageJob>> {
+    const { runtime, taskId, image, idempotency } = plan;
+    let written: { task: Task; created: boolean };
     try {
-      ({ task } = await runtime.store.create({
+      written = await runtime.store.create({
         id: taskId,
         kind: IMAGE_TASK_KIND,
         keyId: key.id,
         accountId: key.accountId,
         model: image.model,
-        request: toStoredImageJob({ operation: operationOf(image.route), request: image.request }) as never,
+        request: plan.storedRequest as never,
         holdRequestId: taskId,
         priceSnapshot: priceSnapshotOf(runtime, image),
         deadlineAt: new Date(Date.now() + this.deadlineMs()),
-      }));
-    } catch (error) {
-      await runtime.settlement.releaseHold(taskId).catch((releaseError: unknown) => {
-        // The hold reaper releases it at its time to live.
-        this.logger.error({ err: releaseError, taskId }, 'hold of an unwritten image job not released');
+        ...(idempotency ? { idempotencyKey: idempotency.key, requestHash: idempotency.requestHash } : {}),
       });
+    } catch (error) {
+      await this.release(runtime, taskId);
       throw taskStoreUnavailable(error);
     }
+    if (!written.created) {
+      // Another request under the same Idempotency-Key wrote its job first: this one's hold is not needed.
+      await this.release(runtime, taskId);
+      const replayed = await this.replayed(written.task, idempotency?.requestHash ?? '', baseUrl);
+      return { created: replayed, taskId: written.task.id };
+    }
+    const { task } = written;
     // The worker runs a job nobody asks about; if Redis is down, the stranded-task sweep enqueues it.
     await this.stepQueues.enqueueStep(IMAGE_TASK_KIND, taskId).catch((error: unknown) => {
       this.logger.warn({ err: error, taskId }, 'image job step could not be enqueued');
@@ -136,6 +205,13 @@ export class ImageJobsService {
     // Just created: no images to render yet.
     const view = await toImageJobView(task, { baseUrl: '', format: 'url' });
     return { created: { task: view }, taskId };
+  }
+
+  private async release(runtime: TaskRuntime, taskId: string): Promise<void> {
+    await runtime.settlement.releaseHold(taskId).catch((error: unknown) => {
+      // The hold reaper releases it at its time to live.
+      this.logger.error({ err: error, taskId }, 'hold of an unwritten image job not released');
+    });
   }
 
   private deadlineMs(): number {

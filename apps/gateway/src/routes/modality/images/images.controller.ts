@@ -27,6 +27,7 @@ import { GenerationPipeline } from '../../../pipeline/generation-pipeline';
 import { gatewayState } from '../../../platform/http/gateway-request';
 import { CONFIG } from '../../../platform/infrastructure/tokens';
 import { publicBaseOf } from '../../../platform/stored-files/stored-file-url.util';
+import { idempotencyKeyOf } from '../../../tasks/idempotency-key.header';
 import { RETRY_AFTER_HEADER_DOC } from '../../../tasks/query/retry-after.header';
 import { TaskPollHints } from '../../../tasks/task-poll-hint.service';
 import { ImageGenerationService, type ImageInputOf } from './image-generation.service';
@@ -43,6 +44,15 @@ const PREFER_HEADER = {
   description:
     '`respond-async` (RFC 7240): answer 202 with an image task at once (its `Location` is ' +
     '`GET /v1/images/generations/{id}`, which carries `data[]` once done); other preferences are ignored.',
+};
+
+const IDEMPOTENCY_HEADER = {
+  name: 'Idempotency-Key',
+  required: false,
+  description:
+    'With `Prefer: respond-async`: at most 255 printable characters. The same key with the same request ' +
+    'answers the first image task, holding and creating nothing more; with another request, 409. A ' +
+    'synchronous request ignores it.',
 };
 
 /**
@@ -72,6 +82,7 @@ export class ImagesController {
     answer: ImageResponseView,
   })
   @ApiHeader(PREFER_HEADER)
+  @ApiHeader(IDEMPOTENCY_HEADER)
   @ApiAcceptedResponse({ type: ImageTaskView, description: 'With `Prefer: respond-async`: the image task.' })
   generate(
     @RouteBody() body: DeclaredBody<ImageGenerationRequestDto>,
@@ -94,6 +105,7 @@ export class ImagesController {
   @ApiBody({ type: IMAGE_EDIT_BODY.dto })
   @ApiOkResponse({ type: ImageResponseView })
   @ApiHeader(PREFER_HEADER)
+  @ApiHeader(IDEMPOTENCY_HEADER)
   @ApiAcceptedResponse({ type: ImageTaskView, description: 'With `Prefer: respond-async`: the image task.' })
   edit(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const readRequest = async () => toEditRequest(await readMultipartForm(request, IMAGE_UPLOAD_LIMITS));
@@ -130,11 +142,16 @@ export class ImagesController {
 
   /** The request as an image job: admitted and held by the pipeline like any task, answered 202. */
   private async startJob(input: ImageInputOf, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    // A malformed Idempotency-Key is refused here, before the pipeline owns the request's log row.
+    const context = {
+      idempotencyKey: idempotencyKeyOf(request),
+      baseUrl: publicBaseOf(this.config.publicBaseUrl, request),
+    };
     const state = gatewayState(request);
     // The pipeline writes the log row of a refused job itself.
     state.logRowOwned = true;
     const call = { request, key: state.apiKey as ResolvedKey, startedAt: state.startedAt, model: undefined };
-    const { task } = await this.pipeline.createTask(this.jobs.creation(input, call), request, reply);
+    const { task } = await this.pipeline.createTask(this.jobs.creation(input, call, context), request, reply);
     reply
       .code(202)
       .header('location', `${IMAGE_TASK_PATH}/${task.id}`)

@@ -1,0 +1,1 @@
+export { lazySchemaCompilers } from './lazy-schema-compilers';
