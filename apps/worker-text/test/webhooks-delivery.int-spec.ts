@@ -141,6 +141,13 @@ describe('webhook delivery (outbox → signed POSTs)', () => {
     await stack.finishTask('music', 'completed');
     stack.startWorker();
     await waitFor(async () => (await stack.deliveriesOf(endpoint.id))[0]?.status === 'failed');
+    // The worker records the delivery, then disables the endpoint: two statements, read between them
+    // once in a loaded CI run.
+    await waitFor(
+      async () =>
+        (await stack.prisma.webhookEndpoint.findUnique({ where: { id: endpoint.id } }))?.status ===
+        'disabled',
+    );
     expect(await stack.prisma.webhookEndpoint.findUnique({ where: { id: endpoint.id } })).toMatchObject({
       status: 'disabled',
       disabledReason: expect.stringContaining('410'),
