@@ -221,6 +221,25 @@ describe('KeyGovernanceService (Redis and Postgres)', () => {
     counted.disconnect();
   });
 
+  it('a release still waiting is sent when the gateway shuts down', async () => {
+    const prefix = `govtest-${randomBytes(4).toString('hex')}`;
+    const limiter = new RedisLimiter(redis, { prefix, leaseMs: 60_000, timeoutMs: 250 });
+    const scope = { kind: 'key' as const, id: 'key_shutdown', limits: { concurrentRequests: 1 } };
+    const limitRequest = {
+      accountId: 'acct_shutdown',
+      requestId: 'req_shutdown',
+      scopes: [scope],
+      tokens: 0,
+      now,
+    };
+    expect((await limiter.acquire(limitRequest)).kind).toBe('admitted');
+    const leases = `${prefix}:gov:{acct_shutdown}:k:key_shutdown:inflight`;
+    expect(await redis.zcard(leases)).toBe(1);
+    limiter.release(limitRequest, 0);
+    await limiter.beforeApplicationShutdown();
+    expect(await redis.zcard(leases)).toBe(0);
+  });
+
   it('a slot of an instance that died frees itself when its lease expires', async () => {
     const key = keyWith({ keyLimits: { concurrentRequests: 1 } });
     await governance.admit(request(key));
