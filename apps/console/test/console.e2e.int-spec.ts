@@ -387,11 +387,16 @@ describe('the operator console in a real browser', () => {
 });
 
 /** Waits for a locator, reloading the page between tries: what it shows is written asynchronously. */
-async function untilVisible(page: Page, locator: Locator, timeoutMs = 20_000): Promise<void> {
+/**
+ * Waits for `locator`, reloading the page between tries for figures written since it loaded. Each try
+ * waits twice as long as the one before: on a loaded machine a reload with its queries can take longer
+ * than a short try, and a fixed one would reload the page before it ever showed anything.
+ */
+async function untilVisible(page: Page, locator: Locator, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  for (let tryMs = 2_000; ; tryMs *= 2) {
     try {
-      await locator.waitFor({ timeout: 2_000 });
+      await locator.waitFor({ timeout: Math.max(1_000, Math.min(tryMs, deadline - Date.now())) });
       return;
     } catch (error) {
       if (Date.now() > deadline) throw error;

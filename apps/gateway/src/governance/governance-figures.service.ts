@@ -35,7 +35,7 @@ export class GovernanceFigures {
     return {
       requestsThisMinute: limits?.requestsPerMinute ? (counters?.requests ?? null) : null,
       tokensThisMinute: limits?.tokensPerMinute ? (counters?.tokens ?? null) : null,
-      inFlight: limits?.concurrentRequests ? (counters?.inFlight ?? null) : null,
+      inFlight: limits?.concurrentRequests ? (counters?.slots ?? null) : null,
       outstandingTasks,
       budgetSpentMicros: spent === null ? null : spent.toString(),
       budgetResetsAt: budgetResetOf(budget, now),

@@ -25,14 +25,18 @@ describe('KeyGovernanceService (Redis and Postgres)', () => {
   let now = T0;
   let counter = 0;
 
-  function governanceOn(connection: Redis): KeyGovernanceService {
+  function governanceOn(
+    connection: Redis,
+    prefix = `govtest-${randomBytes(4).toString('hex')}`,
+  ): KeyGovernanceService {
     const logger = pino({ level: 'silent' });
     const reservations = new GovernanceReservations(pool);
     return new KeyGovernanceService(
       new RedisLimiter(connection, {
-        prefix: `govtest-${randomBytes(4).toString('hex')}`,
+        prefix,
         leaseMs: 60_000,
         timeoutMs: 250,
+        clock: { now: () => now },
       }),
       reservations,
       new GovernanceRefusalLog(new SettlementService(pool), metrics, logger),
@@ -194,36 +198,135 @@ describe('KeyGovernanceService (Redis and Postgres)', () => {
     });
   });
 
-  it('a release rides on the next admission of its account: one script call per request', async () => {
-    const counted = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
-    await counted.ping();
-    // Counts what this connection puts on the wire: the script calls of admissions and releases.
+  /** A governance over its own connection, and the script calls that connection put on the wire. */
+  async function countedGovernance(prefix?: string): Promise<{
+    measured: KeyGovernanceService;
+    calls: () => number;
+    connection: Redis;
+  }> {
+    const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+    await connection.ping();
     let scriptCalls = 0;
-    const send = counted.sendCommand.bind(counted);
-    counted.sendCommand = ((command: { name: string }, ...rest: unknown[]) => {
+    const send = connection.sendCommand.bind(connection);
+    connection.sendCommand = ((command: { name: string }, ...rest: unknown[]) => {
       if (command.name === 'evalsha' || command.name === 'eval') scriptCalls += 1;
       return (send as (...args: unknown[]) => unknown)(command, ...rest);
-    }) as typeof counted.sendCommand;
-    const measured = governanceOn(counted);
-    const key = keyWith({ keyLimits: { concurrentRequests: 1, tokensPerMinute: 10_000 } });
-    // With one slot, each admission is admitted only if the release before it was applied first.
+    }) as typeof connection.sendCommand;
+    return { measured: governanceOn(connection, prefix), calls: () => scriptCalls, connection };
+  }
+
+  it('far from its limits, a key is admitted from the allowance its instance took: no round trip per request', async () => {
+    const { measured, calls, connection } = await countedGovernance();
+    const key = keyWith({
+      keyLimits: { requestsPerMinute: 10_000, tokensPerMinute: 1_000_000, concurrentRequests: 100 },
+    });
     for (let index = 0; index < 20; index += 1) {
       const ticket = await measured.admit(request(key, { estimatedTokens: 100 }));
+      expect(ticket.headers['x-ratelimit-remaining-requests']).toBe(String(10_000 - index - 1));
       ticket.settle({ costMicros: 0n, tokens: 40 });
     }
-    expect(scriptCalls).toBe(20);
-    // The last release, which no admission took, is sent on its own: the slot is free again and
-    // the token counter holds the 20 requests' reported usage.
-    await waitUntil(async () => scriptCalls === 21);
+    // The first admission took the allowance; the refunds of the reported usage stay in it.
+    expect(calls()).toBe(1);
     const ticket = await measured.admit(request(key, { estimatedTokens: 1 }));
-    expect(ticket.headers['x-ratelimit-remaining-tokens']).toBe(String(10_000 - 20 * 40 - 1));
+    // What the headers say is exact for this instance: 20 requests' reported usage and this estimate.
+    expect(ticket.headers['x-ratelimit-remaining-tokens']).toBe(String(1_000_000 - 20 * 40 - 1));
     ticket.settle({ costMicros: 0n, tokens: 1 });
-    counted.disconnect();
+    connection.disconnect();
+  });
+
+  it('near its limits, every request is counted in Redis: a slot and tokens freed on one instance serve another', async () => {
+    const prefix = `govtest-${randomBytes(4).toString('hex')}`;
+    const first = await countedGovernance(prefix);
+    const second = await countedGovernance(prefix);
+    const key = keyWith({ keyLimits: { concurrentRequests: 1, tokensPerMinute: 1000 } });
+    const ticket = await first.measured.admit(request(key, { estimatedTokens: 600 }));
+    await expect(second.measured.admit(request(key, { estimatedTokens: 10 }))).rejects.toMatchObject({
+      message: expect.stringContaining('concurrentRequests'),
+    });
+    // The slot and 500 of the 600 tokens go back to Redis within a few milliseconds.
+    ticket.settle({ costMicros: 0n, tokens: 100 });
+    await waitUntil(async () => {
+      try {
+        (await second.measured.admit(request(key, { estimatedTokens: 600 }))).settle({
+          costMicros: 0n,
+          tokens: 600,
+        });
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    // 100 + 600 reported, and whatever the first instance still holds: at most 1/16 of what remained.
+    await expect(second.measured.admit(request(key, { estimatedTokens: 300 }))).rejects.toMatchObject({
+      message: expect.stringContaining('tokensPerMinute'),
+    });
+    first.connection.disconnect();
+    second.connection.disconnect();
+  });
+
+  it('allowances never admit past a limit, and none is left unused while both instances keep asking', async () => {
+    const prefix = `govtest-${randomBytes(4).toString('hex')}`;
+    const first = await countedGovernance(prefix);
+    const second = await countedGovernance(prefix);
+    const key = keyWith({ keyLimits: { requestsPerMinute: 1000 } });
+    const admitted = [0, 0];
+    // 1,500 requests: every third to the second instance, the rest to the first.
+    for (let index = 0; index < 1500; index += 1) {
+      const instance = index % 3 === 2 ? 1 : 0;
+      try {
+        await (instance === 0 ? first : second).measured.admit(request(key));
+        admitted[instance] += 1;
+      } catch (error) {
+        expect(error).toMatchObject({ code: 'rate_limit_exceeded' });
+      }
+    }
+    expect(admitted[0] + admitted[1]).toBe(1000);
+    // Both were served, and the allowances saved most round trips of the admitted requests (each of
+    // the 500 refusals asks Redis: an allowance never refuses).
+    expect(Math.min(...admitted)).toBeGreaterThan(200);
+    expect(first.calls() + second.calls() - 500).toBeLessThan(1000 / 4);
+    first.connection.disconnect();
+    second.connection.disconnect();
+  });
+
+  it("an instance that stops receiving a scope's requests gives its allowance back within a tick", async () => {
+    const prefix = `govtest-${randomBytes(4).toString('hex')}`;
+    const first = await countedGovernance(prefix);
+    const second = await countedGovernance(prefix);
+    const key = keyWith({ keyLimits: { requestsPerMinute: 1000 } });
+    // The first instance's one request takes an allowance of 1/16 of the rest: 62 requests.
+    await first.measured.admit(request(key));
+    let admitted = 1;
+    const admitOnSecond = async (): Promise<boolean> => {
+      try {
+        await second.measured.admit(request(key));
+        admitted += 1;
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    while (await admitOnSecond());
+    expect(admitted).toBe(1000 - 62);
+    // Within a tick (1 s) without a request there, the first instance gives its 62 back.
+    await waitUntil(async () => {
+      while (await admitOnSecond());
+      return admitted === 1000;
+    });
+    expect(await admitOnSecond()).toBe(false);
+    expect(admitted).toBe(1000);
+    first.connection.disconnect();
+    second.connection.disconnect();
   });
 
   it('a release still waiting is sent when the gateway shuts down', async () => {
     const prefix = `govtest-${randomBytes(4).toString('hex')}`;
-    const limiter = new RedisLimiter(redis, { prefix, leaseMs: 60_000, timeoutMs: 250 });
+    const limiter = new RedisLimiter(redis, {
+      prefix,
+      leaseMs: 60_000,
+      timeoutMs: 250,
+      clock: { now: () => now },
+    });
     const scope = { kind: 'key' as const, id: 'key_shutdown', limits: { concurrentRequests: 1 } };
     const limitRequest = {
       accountId: 'acct_shutdown',

@@ -18,8 +18,7 @@ import {
 } from '../pipeline/request-governance';
 import type { GovernanceRefusalLog } from './governance-refusal-log';
 import { budgetRefusal, ipRefusal, limitRefusal, scopeOfRefusal } from './governance-refusals';
-import { writeRateLimitHeaders } from './rate-limit-headers.util';
-import type { ScopeFigures } from './rate-limit.script';
+import { writeRateLimitHeaders, type WindowFigures } from './rate-limit-headers.util';
 import type { LimitRequest, LimitScope, LimitVerdict, RedisLimiter } from './redis-limiter';
 
 export interface KeyGovernanceOptions {
@@ -266,33 +265,32 @@ function headersOf(
   now: number,
 ): Readonly<Record<string, string>> {
   if (verdict.kind === 'unavailable') return NO_HEADERS;
+  const admitted = verdict.kind === 'admitted';
+  let requests: WindowFigures | undefined;
+  let tokens: WindowFigures | undefined;
   const resetMs = verdict.windowEnd - now;
-  const figuresOf = (index: number): ScopeFigures | undefined =>
-    verdict.kind === 'admitted' ? verdict.figures[index] : undefined;
-  const refusedIndex = verdict.kind === 'refused' ? request.scopes.indexOf(verdict.scope) : -1;
-  let requests: { limit: number; remaining: number } | undefined;
-  let tokens: { limit: number; remaining: number } | undefined;
-  // A refused request leaves the counters as they were: what the refused scope held is reported.
-  request.scopes.forEach((scope, index) => {
-    const refusedHere = index === refusedIndex && verdict.kind === 'refused';
-    const figures = refusedHere ? verdict.figures : figuresOf(index);
+  for (let index = 0; index < request.scopes.length; index += 1) {
+    const scope = request.scopes[index];
+    // A refused request leaves the counters as they were: what the refused scope held is reported.
+    const figures = admitted ? verdict.figures[index] : scope === verdict.scope ? verdict.figures : undefined;
     const { requestsPerMinute, tokensPerMinute } = scope.limits;
     if (requestsPerMinute) {
       const remaining = figures
-        ? requestsPerMinute - figures.requests - (verdict.kind === 'admitted' ? 1 : 0)
+        ? requestsPerMinute - figures.requests - (admitted ? 1 : 0)
         : requestsPerMinute;
-      if (!requests || remaining < requests.remaining) requests = { limit: requestsPerMinute, remaining };
+      if (!requests || remaining < requests.remaining)
+        requests = { limit: requestsPerMinute, remaining, resetMs };
     }
     if (tokensPerMinute) {
       const remaining = figures
-        ? tokensPerMinute - figures.tokens - (verdict.kind === 'admitted' ? request.tokens : 0)
+        ? tokensPerMinute - figures.tokens - (admitted ? request.tokens : 0)
         : tokensPerMinute;
-      if (!tokens || remaining < tokens.remaining) tokens = { limit: tokensPerMinute, remaining };
+      if (!tokens || remaining < tokens.remaining) tokens = { limit: tokensPerMinute, remaining, resetMs };
     }
-  });
+  }
   const headers: Record<string, string> = {};
-  if (requests) writeRateLimitHeaders(headers, 'requests', { ...requests, resetMs });
-  if (tokens) writeRateLimitHeaders(headers, 'tokens', { ...tokens, resetMs });
+  if (requests) writeRateLimitHeaders(headers, 'requests', requests);
+  if (tokens) writeRateLimitHeaders(headers, 'tokens', tokens);
   return headers;
 }
 

@@ -6,7 +6,8 @@ export function formatResetDelay(ms: number): string {
   const whole = Math.max(0, Math.ceil(ms));
   if (whole < 1000) return `${whole}ms`;
   const minutes = Math.floor(whole / 60_000);
-  const seconds = Number(((whole % 60_000) / 1000).toFixed(3));
+  // Whole milliseconds over 1000: the shortest decimal JavaScript prints has at most 3 places.
+  const seconds = (whole % 60_000) / 1000;
   return minutes > 0 ? `${minutes}m${seconds}s` : `${seconds}s`;
 }
 

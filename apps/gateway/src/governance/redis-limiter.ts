@@ -1,12 +1,15 @@
+import { randomBytes } from 'node:crypto';
 import type { RedisConnection } from '@gateway/redis';
 import type { GovernanceLimits } from '@gateway/auth';
+import type { Clock } from '@gateway/providers-core';
 import {
   ADMIT_SCRIPT,
+  CHANGES_SCRIPT,
   parseAdmitReply,
-  RELEASE_SCRIPT,
   type RedisLimitName,
-  type ScopeFigures,
+  type ScopeCounts,
 } from './rate-limit.script';
+import { ScopeAllowance, type AllowanceChange, type ScopeFigures, type ScopeTake } from './scope-allowance';
 
 /** A scope whose limits Redis keeps: a key on its own, or its account (all its keys together). */
 export interface LimitScope {
@@ -25,11 +28,13 @@ export interface LimitRequest {
 }
 
 export type LimitVerdict =
+  /** With, per scope, its counters before this request as this instance knows them. */
   | { readonly kind: 'admitted'; readonly figures: readonly ScopeFigures[]; readonly windowEnd: number }
   | {
       readonly kind: 'refused';
       readonly scope: LimitScope;
       readonly limit: RedisLimitName;
+      /** The refused scope's counters in Redis. */
       readonly figures: ScopeFigures;
       readonly windowEnd: number;
     }
@@ -38,55 +43,69 @@ export type LimitVerdict =
 
 export interface RedisLimiterOptions {
   prefix: string;
-  /** How long an in-flight lease lives unless released: bounds what a dead instance leaves taken. */
+  /** How long a slot lives unless renewed: bounds what a dead instance leaves taken. */
   leaseMs: number;
   /** How long to wait for Redis before failing open. */
   timeoutMs: number;
+  /** Lease expiries of renewals (admissions take `now` from their request). */
+  clock: Clock;
   /**
-   * Told of releases that never reached Redis (their leases expire on their own, their token counts
-   * stay as estimated): the request ids and why.
+   * Told of changes that never reached Redis (slots expire on their own, token counts stay as they
+   * were): the account and why.
    */
-  onReleaseFailed?: (requestIds: readonly string[], reason: string) => void;
+  onChangesFailed?: (accountId: string, reason: string) => void;
 }
 
 const MINUTE_MS = 60_000;
-// perf-machinery: piggybacked-releases (docs/performance-machinery.md)
+/** Redis gives an allowance at most 1/SHARE of what remains of a limit after the request. */
+const SHARE = 16;
+/** The most extra requests (and, times the request's estimate, tokens) and slots one call takes. */
+const REQUEST_CAP = 64;
+const SLOT_CAP = 64;
 /**
- * How long a request's release (its concurrency leases, its token correction) may wait for the next
- * admission of its account to carry it, before it is sent on its own. Meanwhile the account's
- * in-flight count is at most that much behind on every instance: a slot is freed a little late,
+ * How long changes (slots freed, token corrections) may wait for the next round trip of their
+ * account to carry them, before they are sent on their own. Meanwhile a slot is freed a little late,
  * never early.
  */
-const RELEASE_WAIT_MS = 5;
+const CHANGE_WAIT_MS = 5;
+/**
+ * How often allowances are looked at: what a scope without a request since the last look holds
+ * unused goes back to Redis, so another instance can use it (and the admin figures stop counting it).
+ */
+const ALLOWANCE_TICK_MS = 1_000;
 
-/** One admitted request's end, as the release scripts take it (APPLY_RELEASES). */
-interface PendingRelease {
-  readonly requestId: string;
-  /** Per scope, its token counter of the admission minute and its lease set. */
-  readonly keys: readonly string[];
-  readonly tokenDelta: number;
-  /** Per scope, '1' or '0': has a token limit, has a concurrency limit. */
-  readonly flags: readonly string[];
+interface HeldScope {
+  readonly accountId: string;
+  /** The scope's key prefix in Redis. */
+  readonly base: string;
+  readonly allowance: ScopeAllowance;
 }
 
 interface LimitCommands {
   governanceAdmit(...args: (string | number)[]): Promise<unknown>;
-  governanceRelease(...args: (string | number)[]): Promise<unknown>;
+  governanceChanges(...args: (string | number)[]): Promise<unknown>;
 }
 
 /**
- * Requests per minute, tokens per minute and concurrent requests of a key and its account, in Redis so
- * that every instance shares them: one script call (one round trip, EVALSHA) admits against all of
- * them. When a request ends, its release (freeing its leases, correcting its token count) waits for
- * the next admission of the same account and rides on it; one script call sends what no admission
- * took within RELEASE_WAIT_MS. So a busy account costs one round trip per request. All the keys of one
- * account carry the account id as their hash tag, so a Redis Cluster keeps them in one slot.
+ * Requests per minute, tokens per minute and concurrent requests of a key and its account, counted in
+ * Redis so that every instance shares them. A request that this instance's allowances cover (what it
+ * took from Redis beyond its earlier requests' needs, scope-allowance.ts) is admitted without a round
+ * trip; otherwise one script call admits against every limit and takes a new allowance. Changes
+ * (slots freed, token corrections, renewals) wait for the next call of their account and ride on it,
+ * or go in one call per account within CHANGE_WAIT_MS. All keys of one account carry the account id
+ * as their hash tag, so a Redis Cluster keeps them in one slot.
  */
 export class RedisLimiter {
   private readonly commands: LimitCommands;
-  /** Releases not sent yet, by account (one script call may only touch one account's slot). */
-  private pending = new Map<string, PendingRelease[]>();
+  private readonly held = new Map<string, HeldScope>();
+  /** Scopes with changes to send, by account (one script call may only touch one account's slot). */
+  private dirty = new Map<string, Set<HeldScope>>();
   private flushTimer: NodeJS.Timeout | undefined;
+  private readonly tickTimer: NodeJS.Timeout;
+  private ticks = 0;
+  /** Slot ids are this instance's random prefix and a sequence number. */
+  private readonly slotPrefix = `${randomBytes(6).toString('hex')}:`;
+  private nextSlot = 0;
 
   constructor(
     private readonly redis: RedisConnection,
@@ -94,106 +113,189 @@ export class RedisLimiter {
   ) {
     if (!('governanceAdmit' in redis)) {
       redis.defineCommand('governanceAdmit', { lua: ADMIT_SCRIPT });
-      redis.defineCommand('governanceRelease', { lua: RELEASE_SCRIPT });
+      redis.defineCommand('governanceChanges', { lua: CHANGES_SCRIPT });
     }
     this.commands = redis as unknown as LimitCommands;
+    this.tickTimer = setInterval(() => void this.tick(), ALLOWANCE_TICK_MS).unref();
   }
 
   async acquire(request: LimitRequest): Promise<LimitVerdict> {
-    const windowStart = request.now - (request.now % MINUTE_MS);
-    const windowEnd = windowStart + MINUTE_MS;
-    const keys: string[] = [];
-    const limits: number[] = [];
-    for (const scope of request.scopes) {
-      keys.push(...this.keysOf(request.accountId, scope, windowStart));
-      limits.push(
-        scope.limits.requestsPerMinute ?? 0,
-        scope.limits.tokensPerMinute ?? 0,
-        scope.limits.concurrentRequests ?? 0,
-      );
+    const window = request.now - (request.now % MINUTE_MS);
+    const windowEnd = window + MINUTE_MS;
+    const takes = request.scopes.map((scope) => {
+      const held = this.heldOf(request.accountId, scope);
+      held.allowance.enter(window);
+      return { held, ...held.allowance.take(scope.limits, request.tokens) };
+    });
+    if (takes.every(({ need }) => isNothing(need))) {
+      return {
+        kind: 'admitted',
+        figures: takes.map(({ held }) => held.allowance.figures(request.tokens)),
+        windowEnd,
+      };
     }
+    const keys: string[] = [];
     const args: (string | number)[] = [
       request.now,
       windowEnd,
-      request.requestId,
       this.options.leaseMs,
-      request.tokens,
+      SHARE,
+      REQUEST_CAP,
+      SLOT_CAP,
+      this.slotPrefix,
       request.scopes.length,
-      ...limits,
     ];
-    const releases = this.takePending(request.accountId);
-    appendReleases(releases, keys, args);
+    const firstSlots: number[] = [];
+    request.scopes.forEach((scope, index) => {
+      const { need } = takes[index];
+      keys.push(...this.keysOf(request.accountId, scope, window));
+      firstSlots.push(this.nextSlot);
+      this.nextSlot += 1 + SLOT_CAP;
+      args.push(
+        scope.limits.requestsPerMinute ?? 0,
+        scope.limits.tokensPerMinute ?? 0,
+        scope.limits.concurrentRequests ?? 0,
+        need.requests,
+        need.tokens,
+        need.slots,
+        request.tokens * REQUEST_CAP,
+        firstSlots[index],
+      );
+    });
+    const changes = this.appendChanges(request.accountId, keys, args);
     const answer = await this.call(() => this.commands.governanceAdmit(keys.length, ...keys, ...args));
     if (answer.failed) {
-      this.releaseFailed(releases, answer.reason);
+      for (const take of takes) take.held.allowance.undo(window, take);
+      if (changes > 0) this.options.onChangesFailed?.(request.accountId, answer.reason);
       return { kind: 'unavailable', reason: answer.reason };
     }
-    const reply = parseAdmitReply(answer.reply);
-    if (reply.admitted) return { kind: 'admitted', figures: reply.figures, windowEnd };
-    const scope = request.scopes[reply.scope];
-    if (scope === undefined) throw new Error('rate-limit reply names no scope');
-    return { kind: 'refused', scope, limit: reply.limit, figures: reply.figures, windowEnd };
+    const reply = parseAdmitReply(answer.reply, request.scopes.length);
+    if (!reply.admitted) {
+      for (const take of takes) take.held.allowance.undo(window, take);
+      const scope = request.scopes[reply.scope];
+      if (scope === undefined) throw new Error('rate-limit reply names no scope');
+      return { kind: 'refused', scope, limit: reply.limit, figures: reply.counts, windowEnd };
+    }
+    return {
+      kind: 'admitted',
+      figures: takes.map(({ held, need }, index) => {
+        const taken = reply.taken[index];
+        const slots = Array.from(
+          { length: taken.slots },
+          (_, slot) => this.slotPrefix + (firstSlots[index] + slot),
+        );
+        held.allowance.grant(window, need, reply.counts[index], taken, slots);
+        return held.allowance.figures(request.tokens);
+      }),
+      windowEnd,
+    };
   }
 
   /**
-   * Frees the request's leases and corrects its tokens by `tokenDelta` (reported minus estimated):
-   * with the account's next admission, or within RELEASE_WAIT_MS on its own.
+   * A request admitted by `acquire` ended: frees its slots and corrects its tokens by `tokenDelta`
+   * (reported minus estimated) in this instance's allowances; what Redis must learn of it goes with
+   * the account's next round trip, or within CHANGE_WAIT_MS on its own.
    */
   release(request: LimitRequest, tokenDelta: number): void {
-    const windowStart = request.now - (request.now % MINUTE_MS);
-    const keys: string[] = [];
-    const flags: string[] = [];
+    const window = request.now - (request.now % MINUTE_MS);
     for (const scope of request.scopes) {
-      const [, tokens, leases] = this.keysOf(request.accountId, scope, windowStart);
-      keys.push(tokens, leases);
-      flags.push(scope.limits.tokensPerMinute ? '1' : '0', scope.limits.concurrentRequests ? '1' : '0');
+      const held = this.held.get(this.baseOf(request.accountId, scope));
+      if (!held) continue;
+      held.allowance.end(scope.limits, window, tokenDelta);
+      this.markDirty(held);
     }
-    const release = { requestId: request.requestId, keys, tokenDelta, flags };
-    const waiting = this.pending.get(request.accountId);
-    if (waiting) waiting.push(release);
-    else this.pending.set(request.accountId, [release]);
-    this.flushTimer ??= setTimeout(() => void this.flush(), RELEASE_WAIT_MS).unref();
+    this.flushTimer ??= setTimeout(() => void this.flush(), CHANGE_WAIT_MS).unref();
   }
 
-  /** Sends every waiting release now, one script call per account; resolves once all are answered. */
-  async flush(): Promise<void> {
+  /** Sends every waiting change now, one script call per account; resolves once all are answered. */
+  async flush(all = false): Promise<void> {
     clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
-    const accounts = this.pending;
-    this.pending = new Map();
+    const accounts = [...this.dirty.keys()];
     await Promise.all(
-      [...accounts.values()].map(async (releases) => {
+      accounts.map(async (accountId) => {
         const keys: string[] = [];
         const args: (string | number)[] = [];
-        appendReleases(releases, keys, args);
-        const answer = await this.call(() => this.commands.governanceRelease(keys.length, ...keys, ...args));
-        if (answer.failed) this.releaseFailed(releases, answer.reason);
+        if (this.appendChanges(accountId, keys, args, all) === 0) return;
+        const answer = await this.call(() => this.commands.governanceChanges(keys.length, ...keys, ...args));
+        if (answer.failed) this.options.onChangesFailed?.(accountId, answer.reason);
       }),
     );
   }
 
-  /** Nothing waits unsent once the gateway stops (Nest calls this before the Redis connection closes). */
+  /**
+   * Gives back what this instance holds unused (spare slots, tokens) before the Redis connection
+   * closes (Nest calls this first); the slots of requests still running expire with their lease.
+   */
   beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.tickTimer);
+    for (const held of this.held.values()) this.markDirty(held);
+    return this.flush(true);
+  }
+
+  /**
+   * Every ALLOWANCE_TICK_MS: gives back what scopes without a request since the last tick hold unused,
+   * renews held slots every quarter of the lease, forgets allowances of past minutes.
+   */
+  private tick(): Promise<void> {
+    this.ticks += 1;
+    const renew = this.ticks % Math.max(1, Math.floor(this.options.leaseMs / 4 / ALLOWANCE_TICK_MS)) === 0;
+    const now = this.options.clock.now();
+    const window = now - (now % MINUTE_MS);
+    for (const [base, held] of this.held) {
+      if (held.allowance.tick(renew)) this.markDirty(held);
+      else if (held.allowance.emptyBefore(window)) this.held.delete(base);
+    }
     return this.flush();
   }
 
-  private takePending(accountId: string): readonly PendingRelease[] {
-    const releases = this.pending.get(accountId);
-    if (!releases) return NO_RELEASES;
-    this.pending.delete(accountId);
-    return releases;
+  private heldOf(accountId: string, scope: LimitScope): HeldScope {
+    const base = this.baseOf(accountId, scope);
+    let held = this.held.get(base);
+    if (!held) {
+      held = { accountId, base, allowance: new ScopeAllowance() };
+      this.held.set(base, held);
+    }
+    return held;
   }
 
-  private releaseFailed(releases: readonly PendingRelease[], reason: string): void {
-    if (releases.length === 0) return;
-    this.options.onReleaseFailed?.(
-      releases.map((release) => release.requestId),
-      reason,
-    );
+  private markDirty(held: HeldScope): void {
+    const scopes = this.dirty.get(held.accountId);
+    if (scopes) scopes.add(held);
+    else this.dirty.set(held.accountId, new Set([held]));
   }
 
-  /** The current minute's requests and tokens and the requests in flight of one scope (admin views). */
-  async figuresOf(accountId: string, scope: LimitScope, now: number): Promise<ScopeFigures | null> {
+  /**
+   * Appends the account's waiting changes to a script call's keys and arguments, as APPLY_CHANGES
+   * reads them; returns how many.
+   */
+  private appendChanges(accountId: string, keys: string[], args: (string | number)[], all = false): number {
+    const scopes = this.dirty.get(accountId);
+    this.dirty.delete(accountId);
+    const countAt = args.push(0) - 1;
+    let count = 0;
+    for (const held of scopes ?? []) {
+      for (const change of held.allowance.changes(all)) {
+        count += 1;
+        appendChange(
+          held.base,
+          change,
+          this.options.clock.now() + this.options.leaseMs,
+          this.options.leaseMs,
+          keys,
+          args,
+        );
+      }
+    }
+    args[countAt] = count;
+    return count;
+  }
+
+  /**
+   * The current minute's request and token counters and the slots held of one scope (admin views):
+   * what every instance took, its unused allowances included.
+   */
+  async figuresOf(accountId: string, scope: LimitScope, now: number): Promise<ScopeCounts | null> {
     const windowStart = now - (now % MINUTE_MS);
     const [requestsKey, tokensKey, leasesKey] = this.keysOf(accountId, scope, windowStart);
     const answer = await this.call(() =>
@@ -201,12 +303,16 @@ export class RedisLimiter {
     );
     if (answer.failed || !Array.isArray(answer.reply)) return null;
     const values = (answer.reply as [Error | null, unknown][]).map(([, value]) => Number(value ?? 0));
-    return { requests: values[0] ?? 0, tokens: values[1] ?? 0, inFlight: values[2] ?? 0 };
+    return { requests: values[0] ?? 0, tokens: values[1] ?? 0, slots: values[2] ?? 0 };
   }
 
-  private keysOf(accountId: string, scope: LimitScope, windowStart: number): [string, string, string] {
-    const base = `${this.options.prefix}:gov:{${accountId}}:${scope.kind === 'key' ? `k:${scope.id}` : 'a'}`;
-    return [`${base}:rq:${windowStart}`, `${base}:tk:${windowStart}`, `${base}:inflight`];
+  private keysOf(accountId: string, scope: LimitScope, window: number): [string, string, string] {
+    const base = this.baseOf(accountId, scope);
+    return [`${base}:rq:${window}`, `${base}:tk:${window}`, `${base}:inflight`];
+  }
+
+  private baseOf(accountId: string, scope: LimitScope): string {
+    return `${this.options.prefix}:gov:{${accountId}}:${scope.kind === 'key' ? `k:${scope.id}` : 'a'}`;
   }
 
   /**
@@ -234,17 +340,31 @@ export class RedisLimiter {
   }
 }
 
-const NO_RELEASES: readonly PendingRelease[] = [];
+function isNothing(take: ScopeTake): boolean {
+  return take.requests === 0 && take.tokens === 0 && take.slots === 0;
+}
 
-/** Appends `releases` to a script call's keys and arguments, as APPLY_RELEASES reads them. */
-function appendReleases(
-  releases: readonly PendingRelease[],
+/** One change as APPLY_CHANGES reads it: its key, then its kind and arguments. */
+function appendChange(
+  base: string,
+  change: AllowanceChange,
+  expiry: number,
+  leaseMs: number,
   keys: string[],
   args: (string | number)[],
 ): void {
-  args.push(releases.length);
-  for (const release of releases) {
-    keys.push(...release.keys);
-    args.push(release.requestId, release.tokenDelta, release.flags.length / 2, ...release.flags);
+  switch (change.kind) {
+    case 'requests':
+    case 'tokens':
+      keys.push(`${base}:${change.kind === 'requests' ? 'rq' : 'tk'}:${change.window}`);
+      args.push('n', change.delta);
+      return;
+    case 'release-slots':
+      keys.push(`${base}:inflight`);
+      args.push('z', change.slots.length, ...change.slots);
+      return;
+    case 'renew-slots':
+      keys.push(`${base}:inflight`);
+      args.push('r', expiry, leaseMs, change.slots.length, ...change.slots);
   }
 }

@@ -95,7 +95,7 @@ describe('the Redis users on a Redis Cluster', () => {
 
   /** Two instances' limiters over their own connections: the account's and key's counters are shared. */
   async function limitAcrossInstances(accountId: string): Promise<void> {
-    const options = { prefix, leaseMs: 60_000, timeoutMs: 2_000 };
+    const options = { prefix, leaseMs: 60_000, timeoutMs: 2_000, clock: { now: Date.now } };
     const limiters = [
       new RedisLimiter(await readyConnection(), options),
       new RedisLimiter(await readyConnection(), options),

@@ -287,9 +287,10 @@ function governanceProviders(config: GatewayConfig, clock: Clock) {
           prefix: config.redisPrefix,
           leaseMs: CONCURRENCY_LEASE_MS,
           timeoutMs: GOVERNANCE_REDIS_TIMEOUT_MS,
-          // The leases expire on their own (CONCURRENCY_LEASE_MS); the token counts stay as estimated.
-          onReleaseFailed: (requestIds, reason) =>
-            logger.warn({ requestIds, reason }, 'rate-limit release failed'),
+          clock,
+          // Slots expire on their own (CONCURRENCY_LEASE_MS); the token counts stay as they were.
+          onChangesFailed: (accountId, reason) =>
+            logger.warn({ accountId, reason }, 'rate-limit changes not sent'),
         }),
     },
     {

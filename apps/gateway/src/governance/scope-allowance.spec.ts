@@ -1,0 +1,83 @@
+import { ScopeAllowance } from './scope-allowance';
+
+const WINDOW = 1_800_000_000_000;
+const ALL = { requestsPerMinute: 1000, tokensPerMinute: 100_000, concurrentRequests: 100 };
+
+/** An allowance that took, for its first request of 100 tokens, `extra` more of each. */
+function allowanceWith(extra: { requests: number; tokens: number; slots: number }): ScopeAllowance {
+  const allowance = new ScopeAllowance();
+  allowance.enter(WINDOW);
+  const { need } = allowance.take(ALL, 100);
+  expect(need).toEqual({ requests: 1, tokens: 100, slots: 1 });
+  const taken = { requests: 1 + extra.requests, tokens: 100 + extra.tokens, slots: 1 + extra.slots };
+  const slots = Array.from({ length: taken.slots }, (_, index) => `slot-${index}`);
+  allowance.grant(
+    WINDOW,
+    need,
+    { requests: 10 + taken.requests, tokens: taken.tokens, slots: taken.slots },
+    taken,
+    slots,
+  );
+  return allowance;
+}
+
+describe('ScopeAllowance', () => {
+  it('covers requests from what it took until it runs out, then asks Redis for the rest', () => {
+    const allowance = allowanceWith({ requests: 2, tokens: 150, slots: 2 });
+    expect(allowance.take(ALL, 100).need).toEqual({ requests: 0, tokens: 0, slots: 0 });
+    // 2 requests, 50 tokens and 1 slot left: the tokens fall 50 short, the slot is covered.
+    expect(allowance.take(ALL, 100).need).toEqual({ requests: 0, tokens: 50, slots: 0 });
+    expect(allowance.take(ALL, 100).need).toEqual({ requests: 1, tokens: 100, slots: 1 });
+  });
+
+  it('reports the counters as this instance knows them: exact while it is the only one', () => {
+    const allowance = allowanceWith({ requests: 5, tokens: 500, slots: 0 });
+    // 10 requests counted by others, then this instance's first request: 11 before the next one.
+    expect(allowance.figures(100)).toEqual({ requests: 10, tokens: 0 });
+    allowance.take(ALL, 100);
+    expect(allowance.figures(100)).toEqual({ requests: 11, tokens: 100 });
+  });
+
+  it('gives back a refused request, and a correction of a past minute changes nothing', () => {
+    const allowance = allowanceWith({ requests: 1, tokens: 0, slots: 0 });
+    const take = allowance.take({ requestsPerMinute: 1000 }, 0);
+    expect(take.local.requests).toBe(1);
+    allowance.undo(WINDOW, take);
+    expect(allowance.take({ requestsPerMinute: 1000 }, 0).need.requests).toBe(0);
+    allowance.end({ tokensPerMinute: 100_000 }, WINDOW - 60_000, 5_000);
+    expect(allowance.changes()).toEqual([]);
+  });
+
+  it('sends usage beyond the estimates, and gives refunds back only past twice the extra it keeps', () => {
+    const allowance = allowanceWith({ requests: 0, tokens: 100, slots: 0 });
+    allowance.end({ tokensPerMinute: 100_000 }, WINDOW, 300);
+    // 100 held, 300 more used: 200 owed to the counter.
+    expect(allowance.changes()).toEqual([{ kind: 'tokens', window: WINDOW, delta: 200 }]);
+    allowance.end({ tokensPerMinute: 100_000 }, WINDOW, -150);
+    expect(allowance.changes()).toEqual([]);
+    allowance.end({ tokensPerMinute: 100_000 }, WINDOW, -100);
+    expect(allowance.changes()).toEqual([{ kind: 'tokens', window: WINDOW, delta: -150 }]);
+  });
+
+  it('frees slots beyond the extra it keeps, renews held ones, and gives all back once idle', () => {
+    const allowance = allowanceWith({ requests: 3, tokens: 0, slots: 1 });
+    allowance.end({ concurrentRequests: 100 }, WINDOW, 0);
+    expect(allowance.changes()).toEqual([{ kind: 'release-slots', slots: ['slot-0'] }]);
+    expect(allowance.tick(true)).toBe(true);
+    expect(allowance.changes()).toEqual([{ kind: 'renew-slots', slots: ['slot-1'] }]);
+    // A tick with no request since the one before: everything unused goes back.
+    expect(allowance.tick(false)).toBe(true);
+    expect(allowance.changes()).toEqual([
+      { kind: 'requests', window: WINDOW, delta: -3 },
+      { kind: 'release-slots', slots: ['slot-1'] },
+    ]);
+    expect(allowance.tick(false)).toBe(false);
+    expect(allowance.emptyBefore(WINDOW + 60_000)).toBe(true);
+  });
+
+  it('a new minute starts with no requests or tokens held of the last one; slots outlive minutes', () => {
+    const allowance = allowanceWith({ requests: 5, tokens: 500, slots: 1 });
+    allowance.enter(WINDOW + 60_000);
+    expect(allowance.take(ALL, 100).need).toEqual({ requests: 1, tokens: 100, slots: 0 });
+  });
+});
