@@ -29,4 +29,28 @@ describe('CountedWebhookDeliveryStore', () => {
 
     expect(await metrics.registry.metrics()).not.toContain('gateway_webhook_deliveries_total{');
   });
+
+  it('counts a 410 Gone as failed once its transaction (the delivery failed, the endpoint disabled) commits', async () => {
+    const metrics = createWorkerMetrics();
+    const statements: string[] = [];
+    const client = {
+      query: jest.fn((sql: string) => {
+        statements.push(sql.trim().split(/\s+/)[0] ?? '');
+        return Promise.resolve({ rows: [] });
+      }),
+      release: jest.fn(),
+    };
+    const pool = { connect: jest.fn().mockResolvedValue(client) } as unknown as Pool;
+    const store = new CountedWebhookDeliveryStore(pool, metrics);
+
+    await store.recordGone({ ...delivery, endpointId: 'whe_1' }, { ...outcome, statusCode: 410 }, 'gone');
+
+    expect(statements[0]).toBe('BEGIN');
+    expect(statements.at(-1)).toBe('COMMIT');
+    expect(statements.filter((statement) => statement === 'UPDATE').length).toBeGreaterThanOrEqual(1);
+    expect(client.release).toHaveBeenCalled();
+    expect(await metrics.registry.metrics()).toContain(
+      'gateway_webhook_deliveries_total{outcome="failed"} 1',
+    );
+  });
 });

@@ -24,4 +24,13 @@ export class CountedWebhookDeliveryStore extends WebhookDeliveryStore {
     await super.record(delivery, next, outcome);
     this.metrics.webhookDeliveries.inc({ outcome: next.status === 'pending' ? 'retry' : next.status });
   }
+
+  override async recordGone(
+    delivery: Pick<ClaimedDelivery, 'id' | 'lease' | 'attempts' | 'endpointId'>,
+    outcome: AttemptOutcome,
+    reason: string,
+  ): Promise<void> {
+    await super.recordGone(delivery, outcome, reason);
+    this.metrics.webhookDeliveries.inc({ outcome: 'failed' });
+  }
 }

@@ -25,4 +25,26 @@ describe('logConnectionErrors', () => {
       }),
     ]);
   });
+
+  it("leaves out the client pg attaches to its pool's errors, keeping the error's own fields", () => {
+    const lines: string[] = [];
+    const logger = createLogger({
+      level: 'info',
+      name: 'test',
+      destination: { write: (line) => lines.push(line) },
+    });
+    const pool = logConnectionErrors(new EventEmitter(), logger, 'postgres', 'money');
+    const error = Object.assign(new Error('terminating connection due to administrator command'), {
+      code: '57P01',
+      severity: 'FATAL',
+      client: { connectionParameters: { user: 'gateway', host: '127.0.0.1' }, buffer: 'x'.repeat(8000) },
+    });
+    pool.emit('error', error);
+
+    const { err } = JSON.parse(lines[0] ?? '{}') as { err: Record<string, unknown> };
+    expect(err).toMatchObject({ code: '57P01', severity: 'FATAL', message: error.message });
+    expect(err['stack']).toContain('connection-errors.util.spec');
+    expect(err).not.toHaveProperty('client');
+    expect(lines[0]?.length).toBeLessThan(2000);
+  });
 });

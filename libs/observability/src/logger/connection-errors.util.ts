@@ -18,6 +18,19 @@ export function logConnectionErrors<Source extends ConnectionErrorSource>(
   kind: 'postgres' | 'redis',
   name: string,
 ): Source {
-  source.on('error', (error) => logger.error({ err: error, connection: name }, `${kind} connection error`));
+  source.on('error', (error) =>
+    logger.error({ err: withoutClient(error), connection: name }, `${kind} connection error`),
+  );
   return source;
+}
+
+/**
+ * pg attaches the client to the errors of its pool (`error.client`): its connection parameters, type
+ * parsers and buffers, about 8 KB in every line. The line keeps the error's own fields.
+ */
+function withoutClient(error: Error): Error {
+  if (!('client' in error)) return error;
+  const copy = Object.assign(new Error(error.message), error, { client: undefined });
+  copy.stack = error.stack;
+  return copy;
 }

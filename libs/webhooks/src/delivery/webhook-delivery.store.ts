@@ -149,16 +149,35 @@ export class WebhookDeliveryStore {
     next: { status: 'delivered' | 'failed' } | { status: 'pending'; retryInMs: number },
     outcome: AttemptOutcome,
   ): Promise<void> {
-    await this.pool.query(RECORD_SQL, [
-      delivery.id,
-      delivery.lease,
-      delivery.attempts,
-      next.status,
-      next.status === 'pending' ? next.retryInMs : 0,
-      outcome.statusCode,
-      outcome.latencyMs,
-      outcome.error,
-    ]);
+    await this.pool.query(RECORD_SQL, recordParams(delivery, next, outcome));
+  }
+
+  /**
+   * The endpoint answered 410 Gone: the delivery fails and the endpoint is disabled (nothing more is
+   * sent to it until an operator enables it again), in one transaction, so that a worker killed
+   * between the two cannot leave the endpoint enabled behind a failed delivery.
+   */
+  async recordGone(
+    delivery: Pick<ClaimedDelivery, 'id' | 'lease' | 'attempts' | 'endpointId'>,
+    outcome: AttemptOutcome,
+    reason: string,
+  ): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query(RECORD_SQL, recordParams(delivery, { status: 'failed' }, outcome));
+      await client.query(
+        `UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = $2, updated_at = ${NOW}
+          WHERE id = $1 AND status = 'enabled'`,
+        [delivery.endpointId, reason],
+      );
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
   }
 
   /** Lets a delivery go without an attempt, due again in `delayMs` (its event is not ready to render). */
@@ -176,13 +195,21 @@ export class WebhookDeliveryStore {
     const { rows } = await this.pool.query<{ n: number }>(SWEEP_SQL, [retentionDays, limit]);
     return rows[0]?.n ?? 0;
   }
+}
 
-  /** An endpoint answered 410 Gone: nothing more is sent to it until an operator enables it again. */
-  async disableEndpoint(endpointId: string, reason: string): Promise<void> {
-    await this.pool.query(
-      `UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = $2, updated_at = ${NOW}
-        WHERE id = $1 AND status = 'enabled'`,
-      [endpointId, reason],
-    );
-  }
+function recordParams(
+  delivery: Pick<ClaimedDelivery, 'id' | 'lease' | 'attempts'>,
+  next: { status: 'delivered' | 'failed' } | { status: 'pending'; retryInMs: number },
+  outcome: AttemptOutcome,
+): unknown[] {
+  return [
+    delivery.id,
+    delivery.lease,
+    delivery.attempts,
+    next.status,
+    next.status === 'pending' ? next.retryInMs : 0,
+    outcome.statusCode,
+    outcome.latencyMs,
+    outcome.error,
+  ];
 }

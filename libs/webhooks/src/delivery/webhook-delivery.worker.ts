@@ -206,8 +206,7 @@ export class WebhookDeliveryWorker {
       return;
     }
     if (result.statusCode === 410) {
-      await this.deps.store.record(delivery, { status: 'failed' }, outcome);
-      await this.deps.store.disableEndpoint(delivery.endpointId, 'the endpoint answered 410 Gone');
+      await this.deps.store.recordGone(delivery, outcome, 'the endpoint answered 410 Gone');
       this.deps.logger.info({ endpointId: delivery.endpointId }, 'webhook endpoint answered 410; disabled');
       return;
     }
