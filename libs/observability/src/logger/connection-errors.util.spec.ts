@@ -45,6 +45,6 @@ describe('logConnectionErrors', () => {
     expect(err).toMatchObject({ code: '57P01', severity: 'FATAL', message: error.message });
     expect(err['stack']).toContain('connection-errors.util.spec');
     expect(err).not.toHaveProperty('client');
-    expect(lines[0]?.length).toBeLessThan(2000);
+    expect(lines[0]).not.toContain('x'.repeat(100));
   });
 });
