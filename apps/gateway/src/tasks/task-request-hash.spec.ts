@@ -1,12 +1,12 @@
 import { ByteStrings } from '@gateway/providers-core';
-import { videoRequestHash } from './task-request-hash';
+import { taskRequestHash } from './task-request-hash';
 
 const base = { route: '/v1/videos', modelName: 'delta-2', remixOf: undefined };
 
-describe('videoRequestHash', () => {
+describe('taskRequestHash', () => {
   it('is the same for the same request whatever the order of its fields', () => {
-    const one = videoRequestHash({ ...base, fields: { prompt: 'a', seconds: 8, metadata: { x: 1, y: 2 } } });
-    const two = videoRequestHash({ ...base, fields: { metadata: { y: 2, x: 1 }, seconds: 8, prompt: 'a' } });
+    const one = taskRequestHash({ ...base, fields: { prompt: 'a', seconds: 8, metadata: { x: 1, y: 2 } } });
+    const two = taskRequestHash({ ...base, fields: { metadata: { y: 2, x: 1 }, seconds: 8, prompt: 'a' } });
     expect(one).toBe(two);
     expect(one).toMatch(/^[0-9a-f]{64}$/);
   });
@@ -17,8 +17,8 @@ describe('videoRequestHash', () => {
     ['another model', { ...base, modelName: 'delta-2-pro', fields: { prompt: 'a', seconds: 8 } }],
     ['another source video', { ...base, remixOf: 'video_x', fields: { prompt: 'a', seconds: 8 } }],
   ])('differs for %s', (_case, other) => {
-    expect(videoRequestHash(other)).not.toBe(
-      videoRequestHash({ ...base, fields: { prompt: 'a', seconds: 8 } }),
+    expect(taskRequestHash(other)).not.toBe(
+      taskRequestHash({ ...base, fields: { prompt: 'a', seconds: 8 } }),
     );
   });
 
@@ -30,8 +30,8 @@ describe('videoRequestHash', () => {
       prompt: 'a',
       images: images.map((url) => ({ role: 'reference', url })),
     });
-    const held = videoRequestHash({ ...base, fields: fields([token]) }, byteStrings);
-    expect(held).toBe(videoRequestHash({ ...base, fields: fields([image]) }));
-    expect(held).not.toBe(videoRequestHash({ ...base, fields: fields([`${image}AAAA`]) }));
+    const held = taskRequestHash({ ...base, fields: fields([token]) }, byteStrings);
+    expect(held).toBe(taskRequestHash({ ...base, fields: fields([image]) }));
+    expect(held).not.toBe(taskRequestHash({ ...base, fields: fields([`${image}AAAA`]) }));
   });
 });

@@ -2,12 +2,13 @@ import { createHash } from 'node:crypto';
 import { isJsonObject, type ByteStrings } from '@gateway/providers-core';
 
 /**
- * What tells a repeated Idempotency-Key from a reuse with another body: SHA-256 (hex) of the request
- * as the gateway read it (after the style's parsing, so `"8"` and `8` are the same seconds, and the
- * order of JSON fields does not count), with its route, its model name and the video it remixes. An
- * image held as the body's bytes (`byteStrings`) is hashed from them, as its string would be.
+ * What tells a repeated Idempotency-Key of a task creation (videos, music, async image jobs) from a
+ * reuse with another body: SHA-256 (hex) of the request as the gateway read it (after the style's
+ * parsing, so `"8"` and `8` are the same seconds, and the order of JSON fields does not count), with
+ * its route, its model name and the video it remixes, if any. An image held as the body's bytes
+ * (`byteStrings`) is hashed from them, as its string would be.
  */
-export function videoRequestHash(
+export function taskRequestHash(
   request: {
     route: string;
     modelName: string | undefined;

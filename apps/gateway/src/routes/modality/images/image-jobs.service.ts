@@ -24,7 +24,7 @@ import type {
 import { CONFIG, LOGGER, OBJECT_STORE } from '../../../platform/infrastructure/tokens';
 import { isPublicTaskId, newPublicTaskId } from '../../../tasks/public-task-id.util';
 import { sameRequestOrConflict } from '../../../tasks/task-creation.service';
-import { videoRequestHash } from '../../../tasks/task-request-hash';
+import { taskRequestHash } from '../../../tasks/task-request-hash';
 import type { TaskRuntime } from '../../../tasks/task-runtime';
 import { TaskRuntimeLoader } from '../../../tasks/task-runtime.loader';
 import { taskStoreUnavailable } from '../../../tasks/task-store-unavailable';
@@ -107,7 +107,7 @@ export class ImageJobsService {
     const storedRequest = toStoredImageJob({ operation: operationOf(image.route), request: image.request });
     let idempotency: ImageJobPlan['idempotency'];
     if (context.idempotencyKey !== undefined) {
-      const requestHash = videoRequestHash({
+      const requestHash = taskRequestHash({
         route: image.route,
         modelName: image.model,
         remixOf: undefined,

@@ -23,7 +23,7 @@ import type { TaskRuntime } from '../../../tasks/task-runtime';
 import { TaskRuntimeLoader } from '../../../tasks/task-runtime.loader';
 import { taskStoreUnavailable } from '../../../tasks/task-store-unavailable';
 import { videoDeadlineMsOf, videoHoldTtlMs } from '../../../tasks/task-deadline.util';
-import { videoRequestHash } from '../../../tasks/task-request-hash';
+import { taskRequestHash } from '../../../tasks/task-request-hash';
 import { admitMusic, type AdmittedMusic, type MusicRouting } from './music-admission';
 import { OwnedMusicTasks } from './owned-music-tasks.service';
 import type { LambdaSubmitRequestDto } from './lambda-request.dto';
@@ -111,7 +111,7 @@ export class MusicTaskService {
     const taskId = newPublicTaskId(MUSIC_TASK_ID_PREFIX);
     // The wire takes the body as sent: any URL field in it is one the upstream fetches.
     this.forwardedUrls.checkFieldsOf(submission.fields, '');
-    const requestHash = videoRequestHash({
+    const requestHash = taskRequestHash({
       route: `/lambda/submit/${submission.action}`,
       modelName: submission.model,
       remixOf: submission.continueTaskId,

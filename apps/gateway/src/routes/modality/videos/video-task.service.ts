@@ -23,7 +23,7 @@ import { admitVideo, type AdmittedVideo, type VideoRouteScope, type VideoRouting
 import { videoDeadlineMsOf, videoHoldTtlMs } from '../../../tasks/task-deadline.util';
 import { VIDEO_TASK_ID_PREFIX } from './video-object';
 import type { VideoRequestDraft } from './video-request.mapper';
-import { videoRequestHash } from '../../../tasks/task-request-hash';
+import { taskRequestHash } from '../../../tasks/task-request-hash';
 
 /** The row's kind: worker-video consumes the step jobs of video tasks. */
 const VIDEO_TASK_KIND = 'video';
@@ -130,7 +130,7 @@ export class VideoTaskService {
     // canonical request, megabytes of `data:` images included, so the others skip it.
     let requestHash: string | undefined;
     if (submission.idempotencyKey !== undefined) {
-      requestHash = videoRequestHash(
+      requestHash = taskRequestHash(
         { route: submission.route, modelName: draft.modelName, remixOf: remixOf?.id, fields: draft.fields },
         draft.byteStrings,
       );
