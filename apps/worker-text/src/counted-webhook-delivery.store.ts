@@ -26,7 +26,7 @@ export class CountedWebhookDeliveryStore extends WebhookDeliveryStore {
   }
 
   override async recordGone(
-    delivery: Pick<ClaimedDelivery, 'id' | 'lease' | 'attempts' | 'endpointId'>,
+    delivery: Pick<ClaimedDelivery, 'id' | 'lease' | 'attempts'>,
     outcome: AttemptOutcome,
     reason: string,
   ): Promise<void> {

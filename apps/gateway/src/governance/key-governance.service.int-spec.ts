@@ -234,6 +234,24 @@ describe('KeyGovernanceService (Redis and Postgres)', () => {
     connection.disconnect();
   });
 
+  it('while Redis is down, what an allowance covers is admitted with its headers; the rest fails open', async () => {
+    const { measured, connection } = await countedGovernance();
+    const key = keyWith({ keyLimits: { requestsPerMinute: 10_000 } });
+    (await measured.admit(request(key))).settle({ costMicros: 0n });
+    connection.disconnect();
+    const failOpen = async () => (await metrics.governanceFailOpen.get()).values[0]?.value ?? 0;
+    const before = await failOpen();
+
+    const covered = await measured.admit(request(key));
+    expect(covered.headers['x-ratelimit-remaining-requests']).toBe(String(10_000 - 2));
+    expect(await failOpen()).toBe(before);
+
+    const other = keyWith({ keyLimits: { requestsPerMinute: 10_000 } });
+    const uncovered = await measured.admit(request(other));
+    expect(uncovered.headers).toEqual({});
+    expect(await failOpen()).toBe(before + 1);
+  });
+
   it('near its limits, every request is counted in Redis: a slot and tokens freed on one instance serve another', async () => {
     const prefix = `govtest-${randomBytes(4).toString('hex')}`;
     const first = await countedGovernance(prefix);
@@ -330,7 +348,6 @@ describe('KeyGovernanceService (Redis and Postgres)', () => {
     const scope = { kind: 'key' as const, id: 'key_shutdown', limits: { concurrentRequests: 1 } };
     const limitRequest = {
       accountId: 'acct_shutdown',
-      requestId: 'req_shutdown',
       scopes: [scope],
       tokens: 0,
       now,

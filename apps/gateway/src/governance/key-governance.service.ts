@@ -117,7 +117,6 @@ export class KeyGovernanceService implements RequestGovernance {
     if (scopes.length === 0) return null;
     return {
       accountId: request.key.accountId,
-      requestId: request.requestId,
       scopes,
       tokens: Math.max(0, Math.ceil(request.estimatedTokens ?? 0)),
       now,

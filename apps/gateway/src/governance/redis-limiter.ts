@@ -20,7 +20,6 @@ export interface LimitScope {
 
 export interface LimitRequest {
   readonly accountId: string;
-  readonly requestId: string;
   readonly scopes: readonly LimitScope[];
   /** The token estimate at admission; 0 where no token limit applies. */
   readonly tokens: number;

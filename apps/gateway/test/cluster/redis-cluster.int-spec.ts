@@ -108,7 +108,6 @@ describe('the Redis users on a Redis Cluster', () => {
     for (let index = 0; index < 4; index += 1) {
       const verdict = await limiters[index % 2].acquire({
         accountId,
-        requestId: `${accountId}-request-${index}`,
         scopes,
         tokens: 10,
         now: Date.now(),

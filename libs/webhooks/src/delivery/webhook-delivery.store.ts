@@ -86,16 +86,27 @@ const CLAIM_SQL = `
  * lost it to another worker, after a pause longer than the lease, leaves the outcome to that one).
  * $4 is the delivery's next state: 'delivered', 'failed', or 'pending' with $5 ms to the next attempt.
  */
-const RECORD_SQL = `
-  WITH attempt AS (
+const INSERT_ATTEMPT = `
     INSERT INTO webhook_attempts (delivery_id, status_code, latency_ms, error, created_at)
-    VALUES ($1, $6::int, $7::int, $8::text, ${NOW})
-  )
+    VALUES ($1, $6::int, $7::int, $8::text, ${NOW})`;
+
+const UPDATE_DELIVERY = `
   UPDATE webhook_deliveries
      SET status = $4::text, attempts = attempts + 1, leased_until = NULL, updated_at = ${NOW},
          next_attempt_at = CASE WHEN $4::text = 'pending' THEN ${NOW} + $5::float8 * interval '1 millisecond' ELSE next_attempt_at END,
          delivered_at = CASE WHEN $4::text = 'delivered' THEN ${NOW} ELSE delivered_at END
    WHERE id = $1 AND status = 'pending' AND leased_until = $2::timestamp AND attempts = $3::int`;
+
+const RECORD_SQL = `WITH attempt AS (${INSERT_ATTEMPT}) ${UPDATE_DELIVERY}`;
+
+/**
+ * RECORD_SQL, and the delivery's endpoint disabled with reason $9, in one statement: all or nothing,
+ * and only when the attempt was this worker's to record (its lease still held).
+ */
+const RECORD_GONE_SQL = `
+  WITH attempt AS (${INSERT_ATTEMPT}), recorded AS (${UPDATE_DELIVERY} RETURNING endpoint_id)
+  UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = $9::text, updated_at = ${NOW}
+   WHERE id IN (SELECT endpoint_id FROM recorded) AND status = 'enabled'`;
 
 /**
  * Deletes up to $2 ended deliveries last written more than $1 days ago, their attempts, and their events
@@ -154,30 +165,18 @@ export class WebhookDeliveryStore {
 
   /**
    * The endpoint answered 410 Gone: the delivery fails and the endpoint is disabled (nothing more is
-   * sent to it until an operator enables it again), in one transaction, so that a worker killed
-   * between the two cannot leave the endpoint enabled behind a failed delivery.
+   * sent to it until an operator enables it again), in one statement, so that a worker killed between
+   * the two cannot leave the endpoint enabled behind a failed delivery.
    */
   async recordGone(
-    delivery: Pick<ClaimedDelivery, 'id' | 'lease' | 'attempts' | 'endpointId'>,
+    delivery: Pick<ClaimedDelivery, 'id' | 'lease' | 'attempts'>,
     outcome: AttemptOutcome,
     reason: string,
   ): Promise<void> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      await client.query(RECORD_SQL, recordParams(delivery, { status: 'failed' }, outcome));
-      await client.query(
-        `UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = $2, updated_at = ${NOW}
-          WHERE id = $1 AND status = 'enabled'`,
-        [delivery.endpointId, reason],
-      );
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    await this.pool.query(RECORD_GONE_SQL, [
+      ...recordParams(delivery, { status: 'failed' }, outcome),
+      reason,
+    ]);
   }
 
   /** Lets a delivery go without an attempt, due again in `delayMs` (its event is not ready to render). */
