@@ -1,6 +1,7 @@
 import { GatewayHarness, type TextDemo } from '../gateway-harness';
 import { imageHarnessEnv, seedImageDemo } from '../image-demo';
 import { type HostileBody, loadHostileBodies } from './hostile-bodies.corpus';
+import { fuzzSeed, selectFuzzCases } from './hostile-bodies.sample';
 
 /** A route that takes a JSON body, and the credential it is called with. */
 export interface FuzzRoute {
@@ -32,14 +33,21 @@ const CONCURRENCY = 6;
 const MAX_HEADER_BYTES = 8 * 1024;
 
 /**
- * Every body of the corpus against one group of routes, on a gateway of the group's own. The corpus
- * is split by route group over several spec files so that Jest runs the groups side by side and no
- * single test grows past its time limit as routes are added.
+ * The corpus against one group of routes, on a gateway of the group's own. The corpus is split by
+ * route group over several spec files so that Jest runs the groups side by side and no single test
+ * grows past its time limit as routes are added.
+ *
+ * A run sends the cases selectFuzzCases picks from the run's seed (hostile-bodies.sample.ts): every
+ * body valid on a route or aimed at it there, every category on every route, every body somewhere,
+ * and a seeded share of the rest, so that runs with their different seeds cover the whole matrix. The
+ * seed is in the test's name and printed; FUZZ_SEED=<seed> sends the same cases again, FUZZ_ALL=1
+ * every body on every route.
  */
 export function describeHostileBodies(
   group: string,
   routesOf: (context: FuzzContext) => Promise<FuzzRoute[]>,
 ) {
+  const seed = fuzzSeed();
   describe(`hostile bodies (fuzz corpus) against the ${group}`, () => {
     let harness: GatewayHarness;
     let demo: TextDemo;
@@ -100,8 +108,11 @@ export function describeHostileBodies(
       return long && `${status} with a header ${long[0]} of ${long[1].length} bytes`;
     }
 
-    it('answers every body on every route with a 4xx (a 2xx only where the body is valid), never a 5xx nor a header over 8 KB', async () => {
-      const cases = bodies.flatMap((body) => routes.map((route) => ({ body, route })));
+    it(`answers each body on each route of the run (FUZZ_SEED=${seed}) with a 4xx (a 2xx only where the body is valid), never a 5xx nor a header over 8 KB`, async () => {
+      const cases = selectFuzzCases(bodies, routes, seed, process.env['FUZZ_ALL'] === '1' ? 1 : undefined);
+      process.stdout.write(
+        `hostile bodies against the ${group}: ${cases.length} of ${bodies.length * routes.length} cases, FUZZ_SEED=${seed}\n`,
+      );
       const wrong: string[] = [];
       let next = 0;
       const worker = async () => {
