@@ -72,6 +72,7 @@ const { values: options } = parseArgs({
     'task-count': { type: 'string' },
     'task-completion-ms': { type: 'string' },
     'key-limits': { type: 'boolean', default: false },
+    callgrind: { type: 'boolean', default: false },
   },
 });
 
@@ -128,6 +129,14 @@ const settings = {
     ? { taskCompletionMs: positiveWhole('--task-completion-ms', options['task-completion-ms']) }
     : {}),
   videoWorkers: options['video-workers'] ? positiveWhole('--video-workers', options['video-workers']) : 1,
+  // Under callgrind the gateway runs 30–80 times slower: its JIT needs minutes of warm-up to reach the
+  // code it runs at full speed after 2 s (V8 tiers up by calls, not by time).
+  ...(options.callgrind
+    ? {
+        warmupSeconds: 240,
+        durationSeconds: options.seconds ? positiveWhole('--seconds', options.seconds) : 60,
+      }
+    : {}),
 };
 function positiveWhole(name, value) {
   const number = Number(value);
@@ -161,6 +170,7 @@ const filtered = Boolean(
   options.rounds ||
   options.seconds ||
   options.baseline ||
+  options.callgrind ||
   options['video-workers'] ||
   options['task-count'] ||
   options['task-completion-ms'],
@@ -172,6 +182,7 @@ const startedAt = new Date();
 const resultsDirName = startedAt.toISOString().replace(/[:.]/g, '-');
 const resultsDir = join(root, 'bench', 'results', resultsDirName);
 const profileDir = options.profile ? join(resultsDir, 'profile') : null;
+const callgrindDir = options.callgrind ? join(resultsDir, 'callgrind') : null;
 const log = (message) =>
   console.log(`[bench ${((Date.now() - startedAt) / 1000).toFixed(0).padStart(4)}s] ${message}`);
 
@@ -179,6 +190,7 @@ const log = (message) =>
 takeRunLock(root);
 
 mkdirSync(join(resultsDir, 'bodies'), { recursive: true });
+if (callgrindDir) mkdirSync(callgrindDir);
 
 const wrk = wrkVersion();
 if (!wrk) {
@@ -201,6 +213,7 @@ const stack = createStack({
   videoWorkers: settings.videoWorkers,
   taskStreams: settings.taskStreams,
   keyLimits: options['key-limits'],
+  callgrindDir,
 });
 const results = {
   meta: {
@@ -209,6 +222,7 @@ const results = {
     resultsDirName,
     ...settings,
     keyLimits: options['key-limits'],
+    callgrind: options.callgrind,
     filtered,
     targets: wantedTargets,
     scenarios: scenarios.map((scenario) => scenario.name),
@@ -324,7 +338,11 @@ function describeRun(record) {
     typeof record.cpu?.targetUsPerRequest === 'number'
       ? `cpu ${Math.round(record.cpu.targetUsPerRequest)} µs/req `
       : '';
-  return `${tasks}${rate}${open}${latency} errors ${record.errors?.total ?? '?'} ${cpu}rss ${record.rssMiB?.main?.toFixed(1)} MiB others ${record.cpu?.otherCores?.toFixed(2)}${record.noisy ? ' (noisy)' : ''}`;
+  const instructions =
+    typeof record.instructions?.perRequest === 'number'
+      ? `${Math.round(record.instructions.perRequest).toLocaleString('en-US')} instructions/req `
+      : '';
+  return `${tasks}${rate}${open}${latency} errors ${record.errors?.total ?? '?'} ${cpu}${instructions}rss ${record.rssMiB?.main?.toFixed(1)} MiB others ${record.cpu?.otherCores?.toFixed(2)}${record.noisy ? ' (noisy)' : ''}`;
 }
 
 /** Runs one measurement and keeps it (or why it failed) in raw.json's runs; logs either. */

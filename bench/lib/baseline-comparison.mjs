@@ -10,6 +10,8 @@ import { FAMILY_LABELS, SCENARIOS } from './scenarios.mjs';
  */
 const FIGURES = [
   { name: 'CPU µs/request', read: (run) => run.cpu?.targetUsPerRequest, higherIsBetter: false },
+  // --callgrind only: what the machine's phase cannot move.
+  { name: 'instructions/request', read: (run) => run.instructions?.perRequest, higherIsBetter: false },
   { name: 'requests/s', read: (run) => run.rps, higherIsBetter: true },
   { name: 'p50 ms', read: (run) => run.latencyUs?.p50, higherIsBetter: false },
   { name: 'p99 ms', read: (run) => run.latencyUs?.p99, higherIsBetter: false },

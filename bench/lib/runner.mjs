@@ -37,6 +37,7 @@ function residentMiB(pids) {
 
 /** Frames `work` with CPU snapshots; `work` resolves with at least { requests }. */
 async function measured(target, work, { settleMs }) {
+  await target.callgrind?.start();
   const before = takeSnapshot(target.groups);
   const loadStartUs = Number(before.at / 1000n);
   const outcome = await work();
@@ -44,6 +45,7 @@ async function measured(target, work, { settleMs }) {
   // Work a target defers until after the answer (settlement, log batches) belongs to the run.
   await sleep(settleMs);
   const after = takeSnapshot(target.groups);
+  const instructions = await target.callgrind?.stop(`run-${loadStartUs}`);
   const diff = diffSnapshots(before, after);
   const groupNames = Object.keys(target.groups);
   const perRequest = (microseconds) => (outcome.requests > 0 ? microseconds / outcome.requests : null);
@@ -54,6 +56,9 @@ async function measured(target, work, { settleMs }) {
   const others = otherCores(diff, groupNames);
   return {
     ...outcome,
+    ...(instructions === undefined
+      ? {}
+      : { instructions: { total: instructions, perRequest: perRequest(instructions) } }),
     cpu: {
       targetUs: diff.groupsMicroseconds.main,
       targetUsPerRequest: perRequest(diff.groupsMicroseconds.main),

@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startApp, stopAll, waitForHttp, WORKER_APPS } from '../../tools/lib/processes.mjs';
+import { callgrindCounter, callgrindWrapper } from './callgrind.mjs';
 import { ensureServices } from '../../tools/lib/services.mjs';
 import { seedDemo } from '../../tools/lib/demo-seed.mjs';
 import pg from 'pg';
@@ -148,6 +149,7 @@ export function createStack({
   videoWorkers = 1,
   taskStreams = 100,
   keyLimits = false,
+  callgrindDir = null,
 }) {
   const children = [];
   let stopping = false;
@@ -337,13 +339,16 @@ export function createStack({
       // function by function.
       const profileTarget = { gateway: profileDir, baseline: profileDir && `${profileDir}-baseline` }[name];
       const nodeFlags = profileTarget ? ['--cpu-prof', `--cpu-prof-dir=${profileTarget}`] : [];
+      const wrapper = callgrindDir ? callgrindWrapper(callgrindDir, name) : [];
       // --cpu-prof is not allowed in NODE_OPTIONS: it goes on the command line.
-      const child = remember(startApp(appRoot, 'gateway', env, { quiet: true, nodeFlags }), name);
+      const child = remember(startApp(appRoot, 'gateway', env, { quiet: true, nodeFlags, wrapper }), name);
       gateways.push({ name, child, baseUrl: `http://127.0.0.1:${port}` });
     }
+    // Under callgrind a gateway starts 20–50 times slower.
+    const readyTimeoutMs = callgrindDir ? 600_000 : 60_000;
     await Promise.all(
       [adminGateway, ...gateways].map((gateway) =>
-        waitUntilReady(gateway.child, `${gateway.baseUrl}/readyz`),
+        waitUntilReady(gateway.child, `${gateway.baseUrl}/readyz`, readyTimeoutMs),
       ),
     );
     const { key, accountId } = await seed({
@@ -388,6 +393,9 @@ export function createStack({
       baseUrl,
       families: { native: nativeHeaders(key), ...bearerFamilies(key), 'video-tasks': bearerHeaders(key) },
       mainPid: child.pid,
+      callgrind: callgrindDir
+        ? callgrindCounter({ dir: callgrindDir, name, pid: child.pid, host: baseEnv.HOST })
+        : null,
       // What the task scenario reads besides /proc: the simulator's counts, the stack's database and
       // queues, the worker that polls, and the environment that sets its timing.
       tasks: {

@@ -4,9 +4,11 @@ import { join } from 'node:path';
 
 export const WORKER_APPS = ['worker-text', 'worker-image', 'worker-video', 'worker-assets'];
 
-export function startApp(root, app, env, { quiet = false, nodeFlags = [] } = {}) {
+export function startApp(root, app, env, { quiet = false, nodeFlags = [], wrapper = [] } = {}) {
   const entry = join(root, 'dist', 'apps', app, 'src', 'main.js');
-  const child = spawn(process.execPath, [...nodeFlags, entry], {
+  // `wrapper`: a command that runs node (the bench's --callgrind starts the gateway under valgrind).
+  const [command, ...args] = [...wrapper, process.execPath, ...nodeFlags, entry];
+  const child = spawn(command, args, {
     cwd: root,
     env,
     stdio: ['ignore', quiet ? 'ignore' : 'inherit', 'inherit'],

@@ -8,7 +8,7 @@ import { createMetrics, type GatewayMetrics } from '@gateway/observability';
 import { createTestDatabase, type TestDatabase } from '@gateway/testing';
 import type { Pool } from 'pg';
 import { GatewayError } from '@gateway/errors';
-import type { GovernedRequest } from '../pipeline/request-governance';
+import type { GovernanceTicket, GovernedRequest } from '../pipeline/request-governance';
 import { GovernanceRefusalLog } from './governance-refusal-log';
 import { KeyGovernanceService } from './key-governance.service';
 import { RedisLimiter } from './redis-limiter';
@@ -16,6 +16,10 @@ import { RedisLimiter } from './redis-limiter';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** 10 s into a UTC minute, so that a test's requests share one window. */
 const T0 = Date.parse('2026-11-29T10:00:10Z');
+
+interface AwaitedGovernance {
+  admit(request: GovernedRequest): Promise<GovernanceTicket>;
+}
 
 describe('KeyGovernanceService (Redis and Postgres)', () => {
   let database: TestDatabase;
@@ -25,13 +29,17 @@ describe('KeyGovernanceService (Redis and Postgres)', () => {
   let now = T0;
   let counter = 0;
 
+  /**
+   * The service as the pipeline awaits it: `admit` answers at once when nothing needs a round trip
+   * (and throws a refusal decided so), a promise otherwise; awaited, both read as a promise.
+   */
   function governanceOn(
     connection: Redis,
     prefix = `govtest-${randomBytes(4).toString('hex')}`,
-  ): KeyGovernanceService {
+  ): AwaitedGovernance {
     const logger = pino({ level: 'silent' });
     const reservations = new GovernanceReservations(pool);
-    return new KeyGovernanceService(
+    const service = new KeyGovernanceService(
       new RedisLimiter(connection, {
         prefix,
         leaseMs: 60_000,
@@ -50,9 +58,10 @@ describe('KeyGovernanceService (Redis and Postgres)', () => {
         taskRetryAfterMs: 5000,
       },
     );
+    return { admit: async (governed) => service.admit(governed) };
   }
 
-  let governance: KeyGovernanceService;
+  let governance: AwaitedGovernance;
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -200,7 +209,7 @@ describe('KeyGovernanceService (Redis and Postgres)', () => {
 
   /** A governance over its own connection, and the script calls that connection put on the wire. */
   async function countedGovernance(prefix?: string): Promise<{
-    measured: KeyGovernanceService;
+    measured: AwaitedGovernance;
     calls: () => number;
     connection: Redis;
   }> {

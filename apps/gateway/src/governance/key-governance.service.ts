@@ -43,6 +43,11 @@ const FAIL_OPEN_WARNING_INTERVAL_MS = 10_000;
  */
 export class KeyGovernanceService implements RequestGovernance {
   private lastFailOpenWarningAt = 0;
+  /**
+   * The limit scopes of each key's governance, built once: a cached key keeps its governance object
+   * until it is resolved again, and the limiter keeps what it derives from a scope by the scope object.
+   */
+  private readonly scopesByGovernance = new WeakMap<KeyGovernance, readonly LimitScope[] | null>();
 
   constructor(
     private readonly limiter: RedisLimiter,
@@ -53,54 +58,71 @@ export class KeyGovernanceService implements RequestGovernance {
     private readonly options: KeyGovernanceOptions,
   ) {}
 
-  admit(request: GovernedRequest): Promise<GovernanceTicket> {
+  admit(request: GovernedRequest): GovernanceTicket | Promise<GovernanceTicket> {
     const governance = request.key.governance;
     if (!governance) return UNGOVERNED.admit(request);
-    return this.admitGoverned(request, governance);
-  }
-
-  private async admitGoverned(
-    request: GovernedRequest,
-    governance: KeyGovernance,
-  ): Promise<GovernanceTicket> {
     try {
-      return await this.decide(request, governance, this.options.clock.now());
+      const decided = this.decide(request, governance, this.options.clock.now());
+      return decided instanceof Promise ? decided.catch(this.countRefusal) : decided;
     } catch (error) {
-      // The pipeline writes the refused request's log row, with the refusal's code as its reason.
-      if (isRefusal(error)) this.refusals.count(error);
-      throw error;
+      return this.countRefusal(error);
     }
   }
 
-  private async decide(
+  /** The pipeline writes the refused request's log row, with the refusal's code as its reason. */
+  private readonly countRefusal = (error: unknown): never => {
+    if (isRefusal(error)) this.refusals.count(error);
+    throw error;
+  };
+
+  // perf-machinery: synchronous-admission (docs/performance-machinery.md)
+  /**
+   * Synchronous while nothing needs a round trip (the key's allowances cover the request and no
+   * budget or task limit applies), as most requests of a busy key: a promise per step cost more than
+   * the admission itself.
+   */
+  private decide(
     request: GovernedRequest,
     governance: KeyGovernance,
     now: number,
-  ): Promise<GovernanceTicket> {
+  ): GovernanceTicket | Promise<GovernanceTicket> {
     if (governance.allowedIps && !governance.allowedIps.allows(request.clientIp)) {
       throw ipRefusal(request.clientIp);
     }
     const limitRequest = this.limitRequestOf(request, governance, now);
+    if (!limitRequest) return this.afterLimits(request, governance, now, null, null);
+    const covered = this.limiter.admitCovered(limitRequest);
+    if (covered) return this.afterLimits(request, governance, now, limitRequest, covered);
+    return this.limiter
+      .acquire(limitRequest)
+      .then((verdict) => this.afterLimits(request, governance, now, limitRequest, verdict));
+  }
+
+  /** The limits' verdict applied (headers, refusal, fail-open), then budgets and outstanding tasks. */
+  private afterLimits(
+    request: GovernedRequest,
+    governance: KeyGovernance,
+    now: number,
+    limitRequest: LimitRequest | null,
+    verdict: LimitVerdict | null,
+  ): GovernanceTicket | Promise<GovernanceTicket> {
     let headers = NO_HEADERS;
-    let limited = false;
-    if (limitRequest) {
-      const verdict = await this.limiter.acquire(limitRequest);
+    let limited: LimitRequest | null = null;
+    if (limitRequest && verdict) {
       headers = headersOf(limitRequest, verdict, now);
       if (verdict.kind === 'refused') throw this.limitRefused(verdict, now, headers);
       if (verdict.kind === 'unavailable') this.failOpen(verdict.reason, request);
-      limited = verdict.kind === 'admitted';
+      else limited = limitRequest;
     }
-    let reserved = false;
-    try {
-      reserved = await this.reserve(request, governance, now, headers);
-    } catch (error) {
-      if (limited && limitRequest) this.limiter.release(limitRequest, 0);
-      throw error;
-    }
-    return {
-      headers,
-      settle: this.settlerOf(request, limited ? limitRequest : null, reserved),
-    };
+    const reservation = this.reservationOf(request, governance, now);
+    if (!reservation) return { headers, settle: this.settlerOf(request, limited, false) };
+    return this.reserve(reservation, request.key, governance, now, headers).then(
+      () => ({ headers, settle: this.settlerOf(request, limited, true) }),
+      (error: unknown) => {
+        if (limited) this.limiter.release(limited, 0);
+        throw error;
+      },
+    );
   }
 
   /** The Redis part of the request's limits, or null when no per-minute or concurrency limit applies. */
@@ -109,12 +131,12 @@ export class KeyGovernanceService implements RequestGovernance {
     governance: KeyGovernance,
     now: number,
   ): LimitRequest | null {
-    const scopes: LimitScope[] = [];
-    const keyLimits = redisLimitsOf(governance.key.limits);
-    if (keyLimits) scopes.push({ kind: 'key', id: request.key.id, limits: keyLimits });
-    const accountLimits = redisLimitsOf(governance.account.limits);
-    if (accountLimits) scopes.push({ kind: 'account', id: request.key.accountId, limits: accountLimits });
-    if (scopes.length === 0) return null;
+    let scopes = this.scopesByGovernance.get(governance);
+    if (scopes === undefined) {
+      scopes = limitScopesOf(request.key, governance);
+      this.scopesByGovernance.set(governance, scopes);
+    }
+    if (scopes === null) return null;
     return {
       accountId: request.key.accountId,
       scopes,
@@ -123,18 +145,16 @@ export class KeyGovernanceService implements RequestGovernance {
     };
   }
 
-  /** Budgets and outstanding tasks, in Postgres; false when none applies (nothing to settle). */
+  /** Budgets and outstanding tasks, in Postgres: refused by a GatewayError. */
   private async reserve(
-    request: GovernedRequest,
+    input: ReservationInput,
+    key: ResolvedKey,
     governance: KeyGovernance,
     now: number,
     headers: Readonly<Record<string, string>>,
-  ): Promise<boolean> {
-    const input = this.reservationOf(request, governance, now);
-    if (!input) return false;
+  ): Promise<void> {
     const refusal = await this.reservations.reserve(input);
-    if (refusal !== null) throw this.reservationRefused(refusal, request.key, governance, now, headers);
-    return true;
+    if (refusal !== null) throw this.reservationRefused(refusal, key, governance, now, headers);
   }
 
   private reservationOf(
@@ -239,6 +259,16 @@ export class KeyGovernanceService implements RequestGovernance {
       'rate limits not checked (fail open): Redis unavailable; budgets still enforced',
     );
   }
+}
+
+/** The key's and its account's scopes of Redis-kept limits; null when neither has one. */
+function limitScopesOf(key: ResolvedKey, governance: KeyGovernance): readonly LimitScope[] | null {
+  const scopes: LimitScope[] = [];
+  const keyLimits = redisLimitsOf(governance.key.limits);
+  if (keyLimits) scopes.push({ kind: 'key', id: key.id, limits: keyLimits });
+  const accountLimits = redisLimitsOf(governance.account.limits);
+  if (accountLimits) scopes.push({ kind: 'account', id: key.accountId, limits: accountLimits });
+  return scopes.length === 0 ? null : scopes;
 }
 
 /** The limits Redis keeps (per minute and concurrency); outstanding tasks live in Postgres. */

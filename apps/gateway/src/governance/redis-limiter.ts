@@ -9,7 +9,7 @@ import {
   type RedisLimitName,
   type ScopeCounts,
 } from './rate-limit.script';
-import { ScopeAllowance, type AllowanceChange, type ScopeFigures, type ScopeTake } from './scope-allowance';
+import { ScopeAllowance, type AllowanceChange, type ScopeFigures } from './scope-allowance';
 
 /** A scope whose limits Redis keeps: a key on its own, or its account (all its keys together). */
 export interface LimitScope {
@@ -97,6 +97,7 @@ interface LimitCommands {
 export class RedisLimiter {
   private readonly commands: LimitCommands;
   private readonly held = new Map<string, HeldScope>();
+  private readonly bases = new WeakMap<LimitScope, string>();
   /** Scopes with changes to send, by account (one script call may only touch one account's slot). */
   private dirty = new Map<string, Set<HeldScope>>();
   private flushTimer: NodeJS.Timeout | undefined;
@@ -118,7 +119,28 @@ export class RedisLimiter {
     this.tickTimer = setInterval(() => void this.tick(), ALLOWANCE_TICK_MS).unref();
   }
 
+  // perf-machinery: synchronous-admission (docs/performance-machinery.md)
+  /**
+   * The request admitted from this instance's allowances, without a round trip or a promise; null
+   * when they do not cover it (acquire then asks Redis).
+   */
+  admitCovered(request: LimitRequest): LimitVerdict | null {
+    const window = request.now - (request.now % MINUTE_MS);
+    if (!this.allowancesCover(request, window)) return null;
+    return {
+      kind: 'admitted',
+      figures: request.scopes.map((scope) => {
+        const { allowance } = this.heldOf(request.accountId, scope);
+        allowance.takeCovered(scope.limits, request.tokens);
+        return allowance.figures(request.tokens);
+      }),
+      windowEnd: window + MINUTE_MS,
+    };
+  }
+
   async acquire(request: LimitRequest): Promise<LimitVerdict> {
+    const covered = this.admitCovered(request);
+    if (covered) return covered;
     const window = request.now - (request.now % MINUTE_MS);
     const windowEnd = window + MINUTE_MS;
     const takes = request.scopes.map((scope) => {
@@ -126,13 +148,6 @@ export class RedisLimiter {
       held.allowance.enter(window);
       return { held, ...held.allowance.take(scope.limits, request.tokens) };
     });
-    if (takes.every(({ need }) => isNothing(need))) {
-      return {
-        kind: 'admitted',
-        figures: takes.map(({ held }) => held.allowance.figures(request.tokens)),
-        windowEnd,
-      };
-    }
     const keys: string[] = [];
     const args: (string | number)[] = [
       request.now,
@@ -199,11 +214,11 @@ export class RedisLimiter {
     const window = request.now - (request.now % MINUTE_MS);
     for (const scope of request.scopes) {
       const held = this.held.get(this.baseOf(request.accountId, scope));
-      if (!held) continue;
-      held.allowance.end(scope.limits, window, tokenDelta);
+      // Most ends leave nothing for Redis (the slot and tokens stay in the allowance): no timer then.
+      if (!held?.allowance.end(scope.limits, window, tokenDelta)) continue;
       this.markDirty(held);
+      this.flushTimer ??= setTimeout(() => void this.flush(), CHANGE_WAIT_MS).unref();
     }
-    this.flushTimer ??= setTimeout(() => void this.flush(), CHANGE_WAIT_MS).unref();
   }
 
   /** Sends every waiting change now, one script call per account; resolves once all are answered. */
@@ -246,6 +261,16 @@ export class RedisLimiter {
       else if (held.allowance.emptyBefore(window)) this.held.delete(base);
     }
     return this.flush();
+  }
+
+  /** Whether every scope's allowance covers the request whole (none then needs a round trip). */
+  private allowancesCover(request: LimitRequest, window: number): boolean {
+    for (const scope of request.scopes) {
+      const { allowance } = this.heldOf(request.accountId, scope);
+      allowance.enter(window);
+      if (!allowance.covers(scope.limits, request.tokens)) return false;
+    }
+    return true;
   }
 
   private heldOf(accountId: string, scope: LimitScope): HeldScope {
@@ -310,8 +335,17 @@ export class RedisLimiter {
     return [`${base}:rq:${window}`, `${base}:tk:${window}`, `${base}:inflight`];
   }
 
+  /**
+   * The scope's key prefix, built once per scope object (the governance service keeps one per key):
+   * built per request, the string and its hash for the lookup cost more than the rest of an admission.
+   */
   private baseOf(accountId: string, scope: LimitScope): string {
-    return `${this.options.prefix}:gov:{${accountId}}:${scope.kind === 'key' ? `k:${scope.id}` : 'a'}`;
+    let base = this.bases.get(scope);
+    if (base === undefined) {
+      base = `${this.options.prefix}:gov:{${accountId}}:${scope.kind === 'key' ? `k:${scope.id}` : 'a'}`;
+      this.bases.set(scope, base);
+    }
+    return base;
   }
 
   /**
@@ -337,10 +371,6 @@ export class RedisLimiter {
       clearTimeout(timer);
     }
   }
-}
-
-function isNothing(take: ScopeTake): boolean {
-  return take.requests === 0 && take.tokens === 0 && take.slots === 0;
 }
 
 /** One change as APPLY_CHANGES reads it: its key, then its kind and arguments. */

@@ -44,24 +44,25 @@ describe('ScopeAllowance', () => {
     expect(take.local.requests).toBe(1);
     allowance.undo(WINDOW, take);
     expect(allowance.take({ requestsPerMinute: 1000 }, 0).need.requests).toBe(0);
-    allowance.end({ tokensPerMinute: 100_000 }, WINDOW - 60_000, 5_000);
+    expect(allowance.end({ tokensPerMinute: 100_000 }, WINDOW - 60_000, 5_000)).toBe(false);
     expect(allowance.changes()).toEqual([]);
   });
 
   it('sends usage beyond the estimates, and gives refunds back only past twice the extra it keeps', () => {
     const allowance = allowanceWith({ requests: 0, tokens: 100, slots: 0 });
-    allowance.end({ tokensPerMinute: 100_000 }, WINDOW, 300);
+    // end() says whether there is something to send, by the figures changes() sends by.
+    expect(allowance.end({ tokensPerMinute: 100_000 }, WINDOW, 300)).toBe(true);
     // 100 held, 300 more used: 200 owed to the counter.
     expect(allowance.changes()).toEqual([{ kind: 'tokens', window: WINDOW, delta: 200 }]);
-    allowance.end({ tokensPerMinute: 100_000 }, WINDOW, -150);
+    expect(allowance.end({ tokensPerMinute: 100_000 }, WINDOW, -150)).toBe(false);
     expect(allowance.changes()).toEqual([]);
-    allowance.end({ tokensPerMinute: 100_000 }, WINDOW, -100);
+    expect(allowance.end({ tokensPerMinute: 100_000 }, WINDOW, -100)).toBe(true);
     expect(allowance.changes()).toEqual([{ kind: 'tokens', window: WINDOW, delta: -150 }]);
   });
 
   it('frees slots beyond the extra it keeps, renews held ones, and gives all back once idle', () => {
     const allowance = allowanceWith({ requests: 3, tokens: 0, slots: 1 });
-    allowance.end({ concurrentRequests: 100 }, WINDOW, 0);
+    expect(allowance.end({ concurrentRequests: 100 }, WINDOW, 0)).toBe(true);
     expect(allowance.changes()).toEqual([{ kind: 'release-slots', slots: ['slot-0'] }]);
     expect(allowance.tick(true)).toBe(true);
     expect(allowance.changes()).toEqual([{ kind: 'renew-slots', slots: ['slot-1'] }]);
@@ -73,6 +74,22 @@ describe('ScopeAllowance', () => {
     ]);
     expect(allowance.tick(false)).toBe(false);
     expect(allowance.emptyBefore(WINDOW + 60_000)).toBe(true);
+  });
+
+  it('covers a request whole exactly when take would need nothing from Redis, and takes the same', () => {
+    const covered = allowanceWith({ requests: 2, tokens: 150, slots: 2 });
+    const taken = allowanceWith({ requests: 2, tokens: 150, slots: 2 });
+    expect(covered.covers(ALL, 100)).toBe(true);
+    covered.takeCovered(ALL, 100);
+    expect(taken.take(ALL, 100).need).toEqual({ requests: 0, tokens: 0, slots: 0 });
+    expect(covered.figures(100)).toEqual(taken.figures(100));
+    // 50 tokens left: a request of 100 is not covered; one without tokens is.
+    expect(covered.covers(ALL, 100)).toBe(false);
+    expect(taken.take(ALL, 100).need.tokens).toBe(50);
+    expect(covered.covers(ALL, 0)).toBe(true);
+    // A limit the scope does not have never needs its allowance.
+    expect(new ScopeAllowance().covers({}, 100)).toBe(true);
+    expect(new ScopeAllowance().covers({ concurrentRequests: 1 }, 0)).toBe(false);
   });
 
   it('a new minute starts with no requests or tokens held of the last one; slots outlive minutes', () => {

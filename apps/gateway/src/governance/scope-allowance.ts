@@ -58,6 +58,23 @@ export class ScopeAllowance {
     this.tokensKept = 0;
   }
 
+  /** Whether the allowance covers one request whole, so that it needs no round trip. */
+  covers(limits: GovernanceLimits, tokens: number): boolean {
+    return (
+      (!limits.requestsPerMinute || this.requestsHeld > 0) &&
+      (!limits.tokensPerMinute || tokens === 0 || this.tokensHeld >= tokens) &&
+      (!limits.concurrentRequests || this.slotsInUse < this.slots.length)
+    );
+  }
+
+  /** Takes one request that `covers` said the allowance covers (take without its two result objects). */
+  takeCovered(limits: GovernanceLimits, tokens: number): void {
+    this.takenSinceTick = true;
+    if (limits.requestsPerMinute) this.requestsHeld -= 1;
+    if (limits.tokensPerMinute) this.tokensHeld -= tokens;
+    if (limits.concurrentRequests) this.slotsInUse += 1;
+  }
+
   /** Takes what the allowance covers of one request; returns what must come from Redis. */
   take(limits: GovernanceLimits, tokens: number): { local: ScopeTake; need: ScopeTake } {
     this.takenSinceTick = true;
@@ -119,11 +136,15 @@ export class ScopeAllowance {
     };
   }
 
-  /** A request admitted in `window` ended: frees its slot and corrects its tokens by `tokenDelta`. */
-  end(limits: GovernanceLimits, window: number, tokenDelta: number): void {
+  /**
+   * A request admitted in `window` ended: frees its slot and corrects its tokens by `tokenDelta`.
+   * True when Redis now has something to learn (what `changes` would send).
+   */
+  end(limits: GovernanceLimits, window: number, tokenDelta: number): boolean {
     if (limits.concurrentRequests) this.slotsInUse -= 1;
     // A correction of a past minute is dropped: that minute's counter admits nothing any more.
     if (limits.tokensPerMinute && window === this.window) this.tokensHeld -= tokenDelta;
+    return this.hasChanges();
   }
 
   /**
@@ -136,6 +157,18 @@ export class ScopeAllowance {
     if (renew && this.slots.length > 0) this.renewDue = true;
     this.takenSinceTick = false;
     return this.idleDue || this.renewDue;
+  }
+
+  /** Whether `changes()` would send anything (it decides by the same figures). */
+  private hasChanges(): boolean {
+    const everything = this.idleDue;
+    return (
+      (everything && this.requestsHeld > 0) ||
+      this.tokensHeld < 0 ||
+      this.tokensHeld > 2 * (everything ? 0 : this.tokensKept) ||
+      this.slots.length - this.slotsInUse > (everything ? 0 : this.slotsKept) ||
+      (this.renewDue && this.slots.length > 0)
+    );
   }
 
   /**

@@ -96,7 +96,7 @@ export class GenerationPipeline {
     try {
       const planned = route.plan(input, call);
       plan = planned instanceof Promise ? await planned : planned;
-      ticket = await this.governance.admit({
+      const admitted = this.governance.admit({
         key,
         clientIp: request.ip,
         requestId: request.id,
@@ -106,6 +106,7 @@ export class GenerationPipeline {
         holdMicros: plan.holdMicros,
         createsTask: false,
       });
+      ticket = admitted instanceof Promise ? await admitted : admitted;
       reply.headers(ticket.headers);
       if (route.holdStyle === 'row-when-priced' && plan.holdMicros === 0n) held = false;
       else ({ lease } = await this.takeHold(route, plan, key, request.id));
@@ -159,6 +160,7 @@ export class GenerationPipeline {
       const planned = await route.plan();
       if (isReplayed(planned)) return planned.replayed;
       plan = planned;
+      // A task creation awaits its governance whatever it answers: one hop on a path of several.
       ticket = await this.governance.admit({
         key,
         clientIp: request.ip,

@@ -44,6 +44,18 @@ export class ScrapedSources {
   addRedis(name: string, connection: RedisConnectionStatus): void {
     this.redisConnections.set(name, connection);
   }
+
+  /** Registers what hands counts kept outside prom-client over to it before a scrape reads them. */
+  onScrape(flush: () => void): void {
+    this.flushes.push(flush);
+  }
+
+  /** Hands every pending count over (the collect hook of the counters they feed). */
+  flushPending(): void {
+    for (const flush of this.flushes) flush();
+  }
+
+  private readonly flushes: (() => void)[] = [];
 }
 
 /**
@@ -83,12 +95,14 @@ export function createDomainMetrics(registry: Registry): DomainMetrics {
       help: 'Tokens of settled requests and tasks, by model and direction (input, output).',
       labelNames: ['model', 'direction'],
       registers,
+      collect: () => sources.flushPending(),
     }),
     spendMicros: new Counter({
       name: 'gateway_spend_micros_total',
       help: 'Money captured by settlements (millionths of the account currency), by model.',
       labelNames: ['model'],
       registers,
+      collect: () => sources.flushPending(),
     }),
     streamFirstByte: new Histogram({
       name: 'gateway_stream_first_byte_seconds',

@@ -38,4 +38,35 @@ describe('SettlementMetrics', () => {
     expect(text).toContain('gateway_stream_first_byte_seconds_bucket{le="0.25",model="kappa-2.0-flash"} 1');
     expect(text).toContain('gateway_stream_first_byte_seconds_bucket{le="0.1",model="kappa-2.0-flash"} 0');
   });
+
+  it('hands counts kept since the last scrape over at the next one: none lost, none counted twice', async () => {
+    const metrics = createMetrics();
+    const settlements = new SettlementMetrics(metrics);
+    const settle = (inputTokens: number, capturedMicros: bigint) =>
+      settlements.settled({
+        model: 'kappa-2.0-flash',
+        inputTokens,
+        outputTokens: 0,
+        capturedMicros,
+        ttfbMs: undefined,
+      });
+
+    settle(10, 100n);
+    expect(await metrics.registry.metrics()).toContain(
+      'gateway_tokens_total{model="kappa-2.0-flash",direction="input"} 10',
+    );
+    settle(5, 50n);
+    settle(1, 0n);
+    const text = await metrics.registry.metrics();
+    expect(text).toContain('gateway_tokens_total{model="kappa-2.0-flash",direction="input"} 16');
+    expect(text).toContain('gateway_spend_micros_total{model="kappa-2.0-flash"} 150');
+    // A scrape with nothing new reads the same totals.
+    expect(await metrics.registry.metrics()).toContain(
+      'gateway_spend_micros_total{model="kappa-2.0-flash"} 150',
+    );
+    // The counter read on its own (not through the registry) is brought up to date too.
+    settle(4, 0n);
+    const input = (await metrics.tokens.get()).values.find((value) => value.labels.direction === 'input');
+    expect(input?.value).toBe(20);
+  });
 });
