@@ -38,10 +38,11 @@ describe('lambda music batch polling', () => {
   it('asks about 50 open tasks with one batch query per cycle, each task settling once', async () => {
     await resetSimulator(harness);
     const client = lambdaClient(harness, demo.key);
-    // Ready 2.5 s after its submission upstream: long enough for all 50 to be open together.
+    // Ready 6 s after its submission upstream: long enough for all 50 to be open together, also on a
+    // loaded CI machine (with 2.5 s, 50 submissions there once took longer than the first one's task).
     const ids = await Promise.all(
       Array.from({ length: OPEN_TASKS }, (_, index) =>
-        submitted(client, 'music', { prompt: `song ${index} [[sim task_ms=2500]]` }),
+        submitted(client, 'music', { prompt: `song ${index} [[sim task_ms=6000]]` }),
       ),
     );
     await waitFor(

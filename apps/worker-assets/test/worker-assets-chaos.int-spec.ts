@@ -84,6 +84,9 @@ describe('worker-assets under SIGKILL (production build, Postgres, Redis, eta co
     let kills = 0;
     const chaosEnd = Date.now() + CHAOS_LIMIT_MS;
     while (Date.now() < chaosEnd && (kills < MIN_KILLS || (await processingCount()) > 0)) {
+      // A kill before the victim has booted cuts nothing: on a loaded CI machine a production boot
+      // took longer than the interval, and every kill then landed on a worker not yet at work.
+      await waitFor(async () => (await queue.getWorkers()).length >= 2, 30_000);
       await sleep(KILL_INTERVAL_MS);
       victim.signal('SIGKILL');
       await victim.exited;
