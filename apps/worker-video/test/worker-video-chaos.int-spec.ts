@@ -108,7 +108,10 @@ describe('worker-video under SIGKILL (production build, Postgres, Redis, compat 
     expect(await harness.prisma.task.findUnique({ where: { id: taskId } })).toMatchObject({
       status: 'completed',
     });
-    expect(await createRequestsOf(taskId)).toBe(2);
+    // The killed worker's create and at least one resubmission. On a loaded machine a lock renewal of
+    // the resubmitting worker can come late (the create answers after 3 s, the lock lasts 2), and the
+    // job is retried once more under the same Idempotency-Key: still one video, checked next.
+    expect(await createRequestsOf(taskId)).toBeGreaterThanOrEqual(2);
     expect((await createsByKey())[taskId]?.created).toBe(1);
     expect(await harness.prisma.ledgerEntry.findMany({ where: { requestId: taskId } })).toMatchObject([
       { kind: 'capture', amount: heldMicros },
