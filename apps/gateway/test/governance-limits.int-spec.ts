@@ -7,8 +7,13 @@ import {
   type TextDemo,
 } from './gateway-harness';
 
-/** 10 s into a UTC minute: every request of a test falls in one minute window. */
-let now = Date.parse('2026-11-29T10:00:10Z');
+/**
+ * 10 s into a UTC minute, so that every request of a test falls in one minute window: 10:00:10 UTC
+ * of the day the suite runs. The admin API's figures read budget periods by the real clock, so the
+ * injected one must be in the same day (a fixed date failed every day after it).
+ */
+const today = new Date();
+let now = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate(), 10, 0, 10);
 const clock = { now: () => now };
 
 const CHAT = { model: 'chat-fast', messages: [{ role: 'user' as const, content: 'Hello' }] };
