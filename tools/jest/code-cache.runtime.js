@@ -2,28 +2,36 @@
 //
 // Jest gives every test file a fresh module registry, so every file that starts a gateway compiles its
 // whole module graph again (about 3,100 modules: Nest, Fastify, Prisma, class-validator and the
-// gateway's own), and vm.compileFunction, which Jest compiles with, has no cache of its own: about
-// 0.85 s of CPU per integration file. With the code cache a worker compiles each module once, then
-// reads V8's cache back for the identical source only (code-cache.js): about 0.35 s of CPU less per
-// file that starts a gateway.
+// gateway's own), and vm.compileFunction, which Jest compiles with, has no cache of its own. With the
+// code cache a worker compiles each module once, then reads V8's cache back for the identical source
+// only (code-cache.js). The caches are made when a test file ends, so that they hold the functions
+// its run compiled, not only the modules' outer bodies: twenty gateway files in one worker took 19 %
+// less CPU than with caches made at compile time (141 → 114 s), and those made at compile time saved
+// about 0.35 s of CPU per file against none.
 // perf-machinery: jest-code-cache (docs/performance-machinery.md)
 const vm = require('node:vm');
 const JestRuntime = require('jest-runtime').default;
-const { createCachingCompile } = require('./code-cache');
+const { createModuleCompiler } = require('./code-cache');
 
-const compileWithCodeCache = createCachingCompile(vm.compileFunction);
+/** One per worker process: Jest builds a runtime per test file. */
+const compiler = createModuleCompiler();
 
 class CodeCachingRuntime extends JestRuntime {
   createScriptFromCode(scriptSource, filename) {
     // Jest's own method compiles through vm.compileFunction with its options (the test file's context,
     // its dynamic import hook): that one synchronous call goes through the cache, every option kept.
     const compile = vm.compileFunction;
-    vm.compileFunction = compileWithCodeCache;
+    vm.compileFunction = compiler.compile;
     try {
       return super.createScriptFromCode(scriptSource, filename);
     } finally {
       vm.compileFunction = compile;
     }
+  }
+
+  teardown() {
+    compiler.keepCaches();
+    return super.teardown();
   }
 }
 

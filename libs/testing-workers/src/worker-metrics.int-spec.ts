@@ -100,11 +100,21 @@ describe('worker /metrics (production build)', () => {
   it('keeps running without /metrics when its default port is taken, and says so', async () => {
     // worker-assets' default port (9104), held by another listener, as a second worker on one host would.
     const holder = createServer();
-    // When another process (a demo's worker-assets) holds it already, it is just as taken.
-    await new Promise<void>((resolve) => {
-      holder.once('error', () => resolve());
-      holder.listen(9104, '0.0.0.0', () => resolve());
-    });
+    // Held by this test itself: another process that holds it now (a demo's worker-assets, the
+    // quickstart test's, which runs in parallel) may let it go before the worker starts, and the worker
+    // would then serve /metrics on it. So this waits until the port is free and holds it.
+    await waitFor(
+      () =>
+        new Promise<boolean>((resolve) => {
+          const taken = () => resolve(false);
+          holder.once('error', taken);
+          holder.listen(9104, '0.0.0.0', () => {
+            holder.off('error', taken);
+            resolve(true);
+          });
+        }),
+      45_000,
+    );
     try {
       const worker = built.start('worker-assets', {
         DATABASE_URL: database.url,
@@ -128,7 +138,7 @@ describe('worker /metrics (production build)', () => {
     } finally {
       holder.close();
     }
-  }, 60_000);
+  }, 90_000);
 
   it('refuses to start when the port it was given is taken', async () => {
     const holder = createServer();
