@@ -103,7 +103,8 @@ export function describeHostileBodies(
       }
       const { status } = answer;
       const expected = body.validFor.includes(route.name) ? status < 300 : status >= 400 && status < 500;
-      if (!expected) return String(status);
+      // A 5xx's body says which dependency failed (a Redis or Postgres timeout under load is not a parse bug).
+      if (!expected) return status >= 500 ? `${status} ${answer.text.slice(0, 300)}` : String(status);
       const long = [...answer.headers].find(([name, value]) => name.length + value.length > MAX_HEADER_BYTES);
       return long && `${status} with a header ${long[0]} of ${long[1].length} bytes`;
     }
