@@ -361,7 +361,7 @@ describe('KeyGovernanceService (Redis and Postgres)', () => {
       tokens: 0,
       now,
     };
-    expect((await limiter.acquire(limitRequest)).kind).toBe('admitted');
+    expect((await limiter.admit(limitRequest)).kind).toBe('admitted');
     const leases = `${prefix}:gov:{acct_shutdown}:k:key_shutdown:inflight`;
     expect(await redis.zcard(leases)).toBe(1);
     limiter.release(limitRequest, 0);

@@ -91,11 +91,10 @@ export class KeyGovernanceService implements RequestGovernance {
     }
     const limitRequest = this.limitRequestOf(request, governance, now);
     if (!limitRequest) return this.afterLimits(request, governance, now, null, null);
-    const covered = this.limiter.admitCovered(limitRequest);
-    if (covered) return this.afterLimits(request, governance, now, limitRequest, covered);
-    return this.limiter
-      .acquire(limitRequest)
-      .then((verdict) => this.afterLimits(request, governance, now, limitRequest, verdict));
+    const verdict = this.limiter.admit(limitRequest);
+    if (!(verdict instanceof Promise))
+      return this.afterLimits(request, governance, now, limitRequest, verdict);
+    return verdict.then((answered) => this.afterLimits(request, governance, now, limitRequest, answered));
   }
 
   /** The limits' verdict applied (headers, refusal, fail-open), then budgets and outstanding tasks. */

@@ -121,12 +121,12 @@ export class RedisLimiter {
 
   // perf-machinery: synchronous-admission (docs/performance-machinery.md)
   /**
-   * The request admitted from this instance's allowances, without a round trip or a promise; null
-   * when they do not cover it (acquire then asks Redis).
+   * The request's verdict: at once, without a round trip or a promise, when this instance's
+   * allowances cover it; otherwise a promise of what Redis answers.
    */
-  admitCovered(request: LimitRequest): LimitVerdict | null {
+  admit(request: LimitRequest): LimitVerdict | Promise<LimitVerdict> {
     const window = request.now - (request.now % MINUTE_MS);
-    if (!this.allowancesCover(request, window)) return null;
+    if (!this.allowancesCover(request, window)) return this.acquire(request);
     return {
       kind: 'admitted',
       figures: request.scopes.map((scope) => {
@@ -138,9 +138,8 @@ export class RedisLimiter {
     };
   }
 
-  async acquire(request: LimitRequest): Promise<LimitVerdict> {
-    const covered = this.admitCovered(request);
-    if (covered) return covered;
+  /** What the allowances do not cover, asked of Redis (admit found them short). */
+  private async acquire(request: LimitRequest): Promise<LimitVerdict> {
     const window = request.now - (request.now % MINUTE_MS);
     const windowEnd = window + MINUTE_MS;
     const takes = request.scopes.map((scope) => {
@@ -206,7 +205,7 @@ export class RedisLimiter {
   }
 
   /**
-   * A request admitted by `acquire` ended: frees its slots and corrects its tokens by `tokenDelta`
+   * A request admitted by `admit` ended: frees its slots and corrects its tokens by `tokenDelta`
    * (reported minus estimated) in this instance's allowances; what Redis must learn of it goes with
    * the account's next round trip, or within CHANGE_WAIT_MS on its own.
    */

@@ -159,16 +159,31 @@ export class ScopeAllowance {
     return this.idleDue || this.renewDue;
   }
 
-  /** Whether `changes()` would send anything (it decides by the same figures). */
+  /** Whether `changes()` would send anything (by the same three figures). */
   private hasChanges(): boolean {
     const everything = this.idleDue;
     return (
       (everything && this.requestsHeld > 0) ||
-      this.tokensHeld < 0 ||
-      this.tokensHeld > 2 * (everything ? 0 : this.tokensKept) ||
-      this.slots.length - this.slotsInUse > (everything ? 0 : this.slotsKept) ||
+      this.tokenCorrection(everything) !== 0 ||
+      this.spareSlots(everything) > 0 ||
       (this.renewDue && this.slots.length > 0)
     );
+  }
+
+  /**
+   * Tokens to add to the counter: usage beyond the estimates (held below 0), or what is held beyond
+   * the extra it keeps, given back only past twice that (so that small refunds do not each cost a
+   * round trip); 0 when nothing is due.
+   */
+  private tokenCorrection(everything: boolean): number {
+    const keptTokens = everything ? 0 : this.tokensKept;
+    if (this.tokensHeld < 0) return -this.tokensHeld;
+    return this.tokensHeld > 2 * keptTokens ? keptTokens - this.tokensHeld : 0;
+  }
+
+  /** Slots held unused beyond the extra the allowance keeps. */
+  private spareSlots(everything: boolean): number {
+    return this.slots.length - this.slotsInUse - (everything ? 0 : this.slotsKept);
   }
 
   /**
@@ -185,18 +200,14 @@ export class ScopeAllowance {
       this.requestsCounted -= this.requestsHeld;
       this.requestsHeld = 0;
     }
-    const keptTokens = everything ? 0 : this.tokensKept;
-    if (this.tokensHeld < 0 || this.tokensHeld > 2 * keptTokens) {
-      const delta = this.tokensHeld < 0 ? -this.tokensHeld : keptTokens - this.tokensHeld;
+    const delta = this.tokenCorrection(everything);
+    if (delta !== 0) {
       changes.push({ kind: 'tokens', window: this.window, delta });
       this.tokensCounted += delta;
       this.tokensHeld += delta;
     }
-    const spare = this.slots.length - this.slotsInUse;
-    const keptSlots = everything ? 0 : this.slotsKept;
-    if (spare > keptSlots) {
-      changes.push({ kind: 'release-slots', slots: this.slots.splice(0, spare - keptSlots) });
-    }
+    const spare = this.spareSlots(everything);
+    if (spare > 0) changes.push({ kind: 'release-slots', slots: this.slots.splice(0, spare) });
     if (this.renewDue && this.slots.length > 0) changes.push({ kind: 'renew-slots', slots: [...this.slots] });
     this.renewDue = false;
     this.idleDue = false;

@@ -106,7 +106,7 @@ describe('the Redis users on a Redis Cluster', () => {
     ];
     const verdicts = [];
     for (let index = 0; index < 4; index += 1) {
-      const verdict = await limiters[index % 2].acquire({
+      const verdict = await limiters[index % 2].admit({
         accountId,
         scopes,
         tokens: 10,

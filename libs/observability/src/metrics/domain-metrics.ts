@@ -36,6 +36,8 @@ export class ScrapedSources {
   readonly pgPools = new Map<string, PgPoolFigures>();
   readonly redisConnections = new Map<string, RedisConnectionStatus>();
   leases: (() => LeaseFigures) | undefined;
+  /** What hands counts kept outside prom-client over to it (onScrape). */
+  private readonly flushes: (() => void)[] = [];
 
   addPgPool(name: string, pool: PgPoolFigures): void {
     this.pgPools.set(name, pool);
@@ -54,8 +56,6 @@ export class ScrapedSources {
   flushPending(): void {
     for (const flush of this.flushes) flush();
   }
-
-  private readonly flushes: (() => void)[] = [];
 }
 
 /**
