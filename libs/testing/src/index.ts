@@ -11,3 +11,4 @@ export * from './engines/pgbouncer.process';
 export * from './engines/redis-cluster.process';
 export * from './engines/redis-sentinel.process';
 export * from './engines/tls-postgres.process';
+export * from './seeded-random';

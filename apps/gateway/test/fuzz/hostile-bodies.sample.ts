@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { seededRandom } from '@gateway/testing';
 import type { HostileBody } from './hostile-bodies.corpus';
 
 /** The part of a fuzz route the selection reads: its name (as `validFor` names it) and its path. */
@@ -52,18 +53,6 @@ export function fuzzSeed(env: NodeJS.ProcessEnv = process.env): number {
     throw new Error(`FUZZ_SEED must be an integer in [0, 2^32), not ${JSON.stringify(fixed)}`);
   }
   return seed;
-}
-
-/** mulberry32: a small PRNG whose whole sequence follows from a 32-bit seed. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let mixed = state;
-    mixed = Math.imul(mixed ^ (mixed >>> 15), mixed | 1);
-    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 2 ** 32;
-  };
 }
 
 function wordsOf(text: string): string[] {
