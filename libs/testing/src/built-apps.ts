@@ -103,6 +103,11 @@ export class AppProcess {
     }
   }
 
+  get pid(): number {
+    if (this.child.pid === undefined) throw new Error(`${this.name} did not start`);
+    return this.child.pid;
+  }
+
   get running(): boolean {
     return this.exit === undefined;
   }

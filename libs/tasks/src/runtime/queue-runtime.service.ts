@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { Environment, GatewayConfig } from '@gateway/config';
 import { logConnectionErrors, type GatewayLogger } from '@gateway/observability';
@@ -18,6 +19,14 @@ import { WORKER_CONFIG, WORKER_ENVIRONMENT, WORKER_LOGGER } from './worker-runti
 const DEFAULT_LOCK_DURATION_MS = 30_000;
 const DEFAULT_STALLED_INTERVAL_MS = 30_000;
 const MAX_LOCK_SETTING_MS = 3_600_000;
+
+/**
+ * The name this process's BullMQ workers take: BullMQ writes it on each job it moves to active
+ * (`processedBy`), so that an operator, or a test, can tell which process holds a job.
+ */
+export function queueWorkerName(pid: number = process.pid): string {
+  return `${hostname()}:${pid}`;
+}
 
 export interface ConsumeOptions {
   /** Jobs in flight at once in this process. */
@@ -75,6 +84,7 @@ export class QueueRuntime implements OnModuleDestroy {
   ): Worker<DataType, ResultType> {
     const worker = new Worker<DataType, ResultType>(queueName, processor, {
       connection: this.connection(`worker:${queueName}`),
+      name: queueWorkerName(),
       prefix: this.config.queuePrefix,
       concurrency: options.concurrency,
       lockDuration: this.lockDurationMs,
