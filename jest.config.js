@@ -31,7 +31,10 @@ const tsxTransform = [
 ];
 
 const moduleNameMapper = Object.fromEntries(
-  Object.entries(compilerOptions.paths).map(([alias, [target]]) => [`^${alias}$`, `<rootDir>/${target}`]),
+  Object.entries(compilerOptions.paths).map(([alias, [target]]) => [
+    `^${alias}$`,
+    `<rootDir>/${target.replace(/^\.\//, '')}`,
+  ]),
 );
 
 /** content-disposition; file-type (the video clip check) and the packages its core imports. */

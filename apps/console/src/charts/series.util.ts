@@ -39,7 +39,7 @@ export function seriesRows(
   const rows = new Map<string, ChartRow>();
   for (const one of series) {
     for (const point of one.points) {
-      const row = rows.get(point.at) ?? { at: point.at };
+      const row: ChartRow = rows.get(point.at) ?? { at: point.at };
       row[label(one.name)] = metricValue(point, metric);
       rows.set(point.at, row);
     }
