@@ -79,11 +79,20 @@ describe('waitForTask', () => {
   });
 
   it('answers 504 at the deadline and asks the upstream to cancel the task', async () => {
-    const tasks = new ScriptedTasks([]);
-    const waited = waitForTask(tasks, call, contextWith(), { timeoutMs: 30, pollIntervalMs: 5 });
-    await expect(waited).rejects.toMatchObject({ code: 'upstream_timeout', httpStatus: 504 });
-    expect(tasks.polled.length).toBeGreaterThan(0);
-    expect(tasks.cancelled).toEqual([{ id: 'upstream-1' }]);
+    // On Jest's clock: on a loaded machine the real one once passed the 30 ms deadline before the
+    // first poll.
+    jest.useFakeTimers();
+    try {
+      const tasks = new ScriptedTasks([]);
+      const waited = waitForTask(tasks, call, contextWith(), { timeoutMs: 30, pollIntervalMs: 5 });
+      const answered = expect(waited).rejects.toMatchObject({ code: 'upstream_timeout', httpStatus: 504 });
+      await jest.advanceTimersByTimeAsync(30);
+      await answered;
+      expect(tasks.polled.length).toBeGreaterThan(0);
+      expect(tasks.cancelled).toEqual([{ id: 'upstream-1' }]);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('stops waiting when the request is cancelled, and cancels the upstream task', async () => {
