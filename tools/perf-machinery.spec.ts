@@ -61,7 +61,11 @@ function indexRows(): { id: string; files: string[] }[] {
     });
 }
 
-const scanned = SCANNED_FOLDERS.flatMap(scannedFiles).map(markersIn);
+/** The workspace's own configuration files (prettier.config.mjs, jest.config.js, …). */
+const rootFiles = readdirSync(ROOT, { withFileTypes: true })
+  .filter((entry) => entry.isFile() && SCANNED_FILE.test(entry.name))
+  .map((entry) => entry.name);
+const scanned = [...rootFiles, ...SCANNED_FOLDERS.flatMap(scannedFiles)].map(markersIn);
 const markers = scanned.flatMap(({ markers: found }) => found);
 const rows = indexRows();
 const rowsById = new Map(rows.map((row) => [row.id, row]));
