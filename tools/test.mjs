@@ -101,8 +101,8 @@ const sourceChecks = [
 if (prismaClientIsCurrent()) console.log('\n== prisma client: generated after its schema, kept');
 else step('prisma client', process.execPath, ['tools/prisma-generate.mjs']);
 // perf-machinery: native-type-check (docs/performance-machinery.md)
-// TypeScript's native compiler (package typescript-native), on one
-// thread: beside Jest the CPU is what is short, and its threads save wall time only on an idle machine.
+// TypeScript's native compiler (package typescript-native), on one thread: beside Jest the CPU is what
+// is short, and its threads save wall time only on an idle machine.
 const nativeTsc = join(root, 'node_modules', 'typescript-native', 'bin', 'tsc');
 const typeChecks = [
   heldCheck('typecheck', nativeTsc, ['-p', 'tsconfig.check.json', '--noEmit', '--singleThreaded']),
