@@ -1,5 +1,6 @@
 // One Jest run for the whole workspace: unit specs live beside the code (*.spec.ts), integration
 // specs (*.int-spec.ts) talk to real Postgres, Redis and the simulators over HTTP.
+const { join } = require('node:path');
 const { compilerOptions } = require('./tsconfig.base.json');
 
 const swcTransform = [
@@ -31,10 +32,7 @@ const tsxTransform = [
 ];
 
 const moduleNameMapper = Object.fromEntries(
-  Object.entries(compilerOptions.paths).map(([alias, [target]]) => [
-    `^${alias}$`,
-    `<rootDir>/${target.replace(/^\.\//, '')}`,
-  ]),
+  Object.entries(compilerOptions.paths).map(([alias, [target]]) => [`^${alias}$`, join('<rootDir>', target)]),
 );
 
 /** content-disposition; file-type (the video clip check) and the packages its core imports. */

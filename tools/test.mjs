@@ -19,6 +19,7 @@ import { setPriority } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureServices } from './lib/services.mjs';
+import { NATIVE_TSC, TYPE_CHECKS } from './typecheck.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const jestArgs = process.argv.slice(2);
@@ -100,20 +101,7 @@ const sourceChecks = [
 // second generate would only hold Jest back by a few seconds of the critical path.
 if (prismaClientIsCurrent()) console.log('\n== prisma client: generated after its schema, kept');
 else step('prisma client', process.execPath, ['tools/prisma-generate.mjs']);
-// perf-machinery: native-type-check (docs/performance-machinery.md)
-// TypeScript's native compiler (package typescript-native), on one thread: beside Jest the CPU is what
-// is short, and its threads save wall time only on an idle machine.
-const nativeTsc = join(root, 'node_modules', 'typescript-native', 'bin', 'tsc');
-const typeChecks = [
-  heldCheck('typecheck', nativeTsc, ['-p', 'tsconfig.check.json', '--noEmit', '--singleThreaded']),
-  // The console is browser code (DOM types, JSX, bundler resolution): a tsconfig of its own.
-  heldCheck('typecheck console', nativeTsc, [
-    '-p',
-    'apps/console/tsconfig.json',
-    '--noEmit',
-    '--singleThreaded',
-  ]),
-];
+const typeChecks = TYPE_CHECKS.map(({ name, args }) => heldCheck(`typecheck ${name}`, NATIVE_TSC, args));
 // Before Jest, never beside it: tools/quickstart.int-spec.ts builds into dist/ too.
 step('build', process.execPath, ['tools/build.mjs']);
 const checks = [...typeChecks, ...sourceChecks].map((check) =>
