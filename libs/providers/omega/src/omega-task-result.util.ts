@@ -20,7 +20,7 @@ const VIDEO_CONTENT_TYPE = 'video/mp4';
 
 /** Terminal words without a result, and the failure they are (§8.4). */
 const ENDED_WITHOUT_RESULT: Readonly<Record<string, UpstreamFailure>> = {
-  // The wire's own cancellation; the poll result has no cancelled state, and either releases in full.
+  // The wire's own cancellation: the gateway never cancels omega tasks, so it ends the task failed.
   CANCELED: {
     kind: 'bad_request',
     retryable: false,

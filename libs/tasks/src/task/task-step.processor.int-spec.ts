@@ -679,6 +679,30 @@ describe('TaskStepProcessor (Postgres)', () => {
     });
   });
 
+  it('ends cancelled, its hold released, a task whose upstream reports it cancelled', async () => {
+    // The gateway's cancel told the upstream, and this poll ran before its own transition: the row
+    // ends as the canceller would have ended it, and the canceller's compare-and-swap then loses.
+    const { processor, adapter, settled } = harness();
+    const task = await queuedTask();
+    await processor.runStep(task.id);
+    adapter.pollScript = [
+      {
+        state: 'failed',
+        cancelled: true,
+        failure: { kind: 'bad_request', retryable: false, message: 'the upstream cancelled the video' },
+      },
+    ];
+
+    expect(await processor.runStep(task.id)).toEqual({ kind: 'finished', status: 'cancelled' });
+    expect(await store.transition(task.id, 'processing', 'cancelled')).toBe(false);
+    expect(settled).toHaveLength(1);
+    expect(await store.findById(task.id)).toMatchObject({ status: 'cancelled', resultUrl: null });
+    expect(await ledgerOf(task.holdRequestId ?? '')).toEqual([]);
+    expect(await prisma.hold.findUnique({ where: { requestId: task.holdRequestId ?? '' } })).toMatchObject({
+      status: 'settled',
+    });
+  });
+
   it('settles nothing when the gateway cancels the task while its worker polls', async () => {
     const { processor, adapter, settled, released } = harness();
     const task = await queuedTask();

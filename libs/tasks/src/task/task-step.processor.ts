@@ -356,12 +356,13 @@ export class TaskStepProcessor {
             completedAt: new Date(this.now()),
           }
         : { failureReason: describeFailure(outcome.failure) };
-    const won = await this.deps.store.transition(task.id, from, outcome.state, patch);
+    const status = outcome.state === 'failed' && outcome.cancelled ? 'cancelled' : outcome.state;
+    const won = await this.deps.store.transition(task.id, from, status, patch);
     if (!won) return this.finishedAsStored(task.id);
-    this.deps.metrics?.ended(task.kind, task.id, outcome.state, this.now());
-    this.deps.logger.info({ taskId: task.id, status: outcome.state }, 'task finished upstream');
-    await this.deps.settle({ ...task, ...patch, status: outcome.state }, outcome);
-    return { kind: 'finished', status: outcome.state };
+    this.deps.metrics?.ended(task.kind, task.id, status, this.now());
+    this.deps.logger.info({ taskId: task.id, status }, 'task finished upstream');
+    await this.deps.settle({ ...task, ...patch, status }, outcome);
+    return { kind: 'finished', status };
   }
 
   /**

@@ -47,7 +47,7 @@ const VIDEO_CONTENT_TYPE = 'video/mp4';
  * Reads a retrieved video object. Pending words give the phase and progress; `completed` gives the
  * result URL where a relay put one (none on the first-party wire, whose bytes come from `/content`)
  * and the seconds the object reports; `failed` is classified from `error` like any compat error
- * (`moderation_blocked` → content_policy); `cancelled` fails the task. An unknown word is logged and
+ * (`moderation_blocked` → content_policy); `cancelled` ends it cancelled. An unknown word is logged and
  * read as pending, so the task waits for a word it knows or its deadline.
  */
 export function fromCompatVideoObject(
@@ -81,6 +81,7 @@ export function fromCompatVideoObject(
     case 'cancelled':
       return {
         state: 'failed',
+        cancelled: true,
         failure: {
           kind: 'bad_request',
           retryable: false,

@@ -283,10 +283,11 @@ describe('compatVideoTaskAdapter', () => {
       });
     });
 
-    it('fails a video the upstream cancelled', async () => {
+    it('ends cancelled a video the upstream cancelled', async () => {
       const result = await pollWith(JSON.stringify({ id: VIDEO_ID, status: 'canceled' }));
       expect(result).toMatchObject({
         state: 'failed',
+        cancelled: true,
         failure: { kind: 'bad_request', upstreamCode: 'canceled' },
       });
     });

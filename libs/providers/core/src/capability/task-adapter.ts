@@ -98,6 +98,12 @@ export interface TaskCompleted {
 export interface TaskFailed {
   state: 'failed';
   failure: UpstreamFailure;
+  /**
+   * The upstream reports the task cancelled. On a wire with a cancel this is most often the gateway's
+   * own cancel, seen by a poll that ran between the upstream's cancel and the canceller's transition:
+   * the row then ends `cancelled` (its hold released in full), as the canceller would have ended it.
+   */
+  cancelled?: true;
 }
 
 /**

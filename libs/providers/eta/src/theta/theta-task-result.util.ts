@@ -19,7 +19,7 @@ const PENDING_PHASES: Readonly<Record<string, TaskPending['phase']>> = {
 
 /** Terminal statuses without a result other than `failed`, and why. */
 const ENDED_WITHOUT_RESULT: Readonly<Record<string, Pick<UpstreamFailure, 'kind' | 'message'>>> = {
-  // Only the gateway cancels its tasks, and it ends the row first: seen here, someone else did.
+  // The gateway's own cancel, seen by a poll racing the canceller, or someone else's (TaskFailed.cancelled).
   cancelled: { kind: 'bad_request', message: 'the upstream task was cancelled' },
   expired: { kind: 'timeout', message: 'the upstream task expired before it finished' },
 };
@@ -48,6 +48,7 @@ export function fromThetaTask(
     return {
       state: 'failed',
       failure: { ...ENDED_WITHOUT_RESULT[status], retryable: false, upstreamCode: status },
+      ...(status === 'cancelled' && { cancelled: true }),
     };
   }
   logger.warn('theta task status not in the status table; still pending', { status });

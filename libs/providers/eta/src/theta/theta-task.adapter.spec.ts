@@ -170,11 +170,22 @@ describe('thetaTaskAdapter', () => {
         { kind: 'overload', retryable: true, upstreamCode: 'InternalServiceError' },
       ],
       ['theta-expired.body', { kind: 'timeout', retryable: false, upstreamCode: 'expired' }],
-      ['theta-cancelled.body', { kind: 'bad_request', retryable: false, upstreamCode: 'cancelled' }],
     ])('reads %s as a failed task', async (name, failure) => {
       expect(await thetaTaskAdapter.poll(HANDLE, await replay(QUERY, name))).toEqual({
         state: 'failed',
         failure: expect.objectContaining(failure),
+      });
+    });
+
+    it('reads a cancelled task as failed and cancelled, so that its row ends cancelled', async () => {
+      expect(await thetaTaskAdapter.poll(HANDLE, await replay(QUERY, 'theta-cancelled.body'))).toEqual({
+        state: 'failed',
+        cancelled: true,
+        failure: expect.objectContaining({
+          kind: 'bad_request',
+          retryable: false,
+          upstreamCode: 'cancelled',
+        }),
       });
     });
 
