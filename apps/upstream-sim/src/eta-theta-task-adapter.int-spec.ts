@@ -98,6 +98,7 @@ describe('theta task adapter against the eta simulator', () => {
     expect(await simulator.lastReceived()).toMatchObject({ method: 'DELETE', authenticated: true });
     expect(await eta.task.poll(handle, contextFor())).toEqual({
       state: 'failed',
+      cancelled: true,
       failure: expect.objectContaining({ kind: 'bad_request', upstreamCode: 'cancelled' }),
     });
   });
