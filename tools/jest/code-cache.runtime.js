@@ -12,6 +12,7 @@
 const vm = require('node:vm');
 const JestRuntime = require('jest-runtime').default;
 const { createModuleCompiler } = require('./code-cache');
+const { disableFileStorages } = require('./file-async-storages');
 
 /** One per worker process: Jest builds a runtime per test file. */
 const compiler = createModuleCompiler();
@@ -31,6 +32,7 @@ class CodeCachingRuntime extends JestRuntime {
 
   teardown() {
     compiler.keepCaches();
+    disableFileStorages();
     return super.teardown();
   }
 }
