@@ -76,7 +76,8 @@ export async function expectSchedulerRecreatedAfterRedisLoss(
 
   expect(await deleteKeysUnderPrefix(redis, prefix)).toBeGreaterThan(0);
   expect(await queue.getJobScheduler(schedulerId)).toBeUndefined();
-  expect(await queue.getDelayedCount()).toBe(0);
+  // Only this scheduler's job: a job of the worker in flight meanwhile may already have added its next.
+  expect((await queue.getDelayed()).some((job) => job.name === schedulerId)).toBe(false);
 
   // A restarting Redis drops every connection; the worker's reconnect and become ready again.
   expect(await killClientsNamedUnder(redis, prefix)).toBeGreaterThan(0);
