@@ -9,7 +9,7 @@
 const asyncHooks = require('node:async_hooks');
 
 const NativeStorage = asyncHooks.AsyncLocalStorage;
-/** The storages made since the last endOfFile. */
+/** The storages made since the last disableFileStorages. */
 let ofThisFile = [];
 
 class FileScopedStorage extends NativeStorage {

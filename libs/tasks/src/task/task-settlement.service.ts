@@ -16,6 +16,15 @@ const MAX_LATENCY_MS = 2_147_483_647;
 /** request_logs.end_reason of a task that ended without an upstream outcome (deadline, no adapter …). */
 export const TASK_ABANDONED_END_REASON = 'task_failed';
 
+/**
+ * A task the upstream reports cancelled ends `cancelled` (TaskFailed.cancelled), as when its client's
+ * cancel wins (releaseHold): its log row says the same whichever of the two wrote it.
+ */
+function endReasonOf(task: Task, outcome: TaskOutcome): string {
+  if (outcome.state === 'completed') return 'completed';
+  return task.status === 'cancelled' ? TASK_ABANDONED_END_REASON : 'upstream_error';
+}
+
 interface HoldOfTask {
   requestId: string;
   route: string;
@@ -120,7 +129,7 @@ export class TaskSettlementService {
       requestId: hold.requestId,
       captureMicros,
       log: {
-        ...this.logOf(hold, outcome.state === 'completed' ? 'completed' : 'upstream_error'),
+        ...this.logOf(hold, endReasonOf(task, outcome)),
         keyId: task.keyId,
         accountId: task.accountId,
         model: task.model,

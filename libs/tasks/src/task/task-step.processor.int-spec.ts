@@ -16,7 +16,7 @@ import type { JsonHandle, JsonObject } from './json-value';
 import { PrismaTaskChannelResolver } from './prisma-task-channel.resolver';
 import { toImageTaskPriceSnapshot, toVideoTaskPriceSnapshot } from './task-price-snapshot';
 import { ROW_RECHECK_MS } from './task-poll-snapshot';
-import { TaskSettlementService } from './task-settlement.service';
+import { TASK_ABANDONED_END_REASON, TaskSettlementService } from './task-settlement.service';
 import { DEADLINE_EXCEEDED, SUBMISSION_OUTCOME_UNKNOWN, TaskStepProcessor } from './task-step.processor';
 import type { TaskOutcome, TaskStepTiming } from './task-step.types';
 import { TaskStore } from './task-store';
@@ -701,6 +701,10 @@ describe('TaskStepProcessor (Postgres)', () => {
     expect(await prisma.hold.findUnique({ where: { requestId: task.holdRequestId ?? '' } })).toMatchObject({
       status: 'settled',
     });
+    // Its log row reads as the canceller's release would have written it.
+    expect(
+      await prisma.requestLog.findFirst({ where: { requestId: task.holdRequestId ?? '' } }),
+    ).toMatchObject({ endReason: TASK_ABANDONED_END_REASON, costMicros: 0n });
   });
 
   it('settles nothing when the gateway cancels the task while its worker polls', async () => {
