@@ -72,7 +72,11 @@ function tenureDecisions(enabled: boolean): string[] {
       const kept = [];
       const make = (index) => ({ index, list: [index], inner: { index } });
       for (let index = 0; index < 3e6; index += 1) kept.push(make(index));`,
-    ['--trace-pretenuring-statistics'],
+    // The young generation pinned small, so that the loop takes many scavenges: V8 decides a site
+    // "tenure" only after an earlier scavenge found it "maybe tenure", and how many scavenges the loop
+    // takes depends on how far V8 let the young generation grow (one CI run had a single round:
+    // "maybe tenure" three times, no "tenure"). With 1 MiB, 8 of 8 runs had 3 to 21 "tenure".
+    ['--trace-pretenuring-statistics', '--max-semi-space-size=1'],
   );
   return stdout.split('\n').flatMap((line) => /=> (tenure|maybe tenure|don't tenure)/.exec(line)?.[1] ?? []);
 }
