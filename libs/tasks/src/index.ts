@@ -10,6 +10,7 @@ export * from './task/task-kinds';
 export * from './task/task-price-snapshot';
 export * from './task/task-retention.sweep';
 export * from './task/task-produced.util';
+export * from './task/task-end-reason';
 export * from './task/task-settlement.service';
 export * from './task/task-adapter.binding';
 export * from './task/task-canceller';

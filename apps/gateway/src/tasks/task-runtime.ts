@@ -84,7 +84,7 @@ export class TaskRuntime {
       store: this.store,
       adapters: this.adapters,
       channels: this.channels,
-      releaseHold: (holdRequestId) => this.settlement.releaseHold(holdRequestId),
+      releaseHold: (holdRequestId, reason) => this.settlement.releaseHold(holdRequestId, reason),
       settle: (task, outcome) => this.settlement.settle(task, outcome),
       clock: systemClock,
       logger: deps.logger,
@@ -93,7 +93,7 @@ export class TaskRuntime {
       store: this.store,
       adapters: this.adapters,
       channels: this.channels,
-      releaseHold: (holdRequestId) => this.settlement.releaseHold(holdRequestId),
+      releaseHold: (holdRequestId, reason) => this.settlement.releaseHold(holdRequestId, reason),
       recordPoll: (task, result) => this.processor.recordPoll(task, result),
       logger: deps.logger,
     });

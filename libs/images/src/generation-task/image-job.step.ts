@@ -10,7 +10,14 @@ import {
 } from '@gateway/providers-core';
 import { withChannelFailover, type ChannelCandidate, type CircuitBreaker } from '@gateway/routing';
 import type { ObjectStore } from '@gateway/storage';
-import type { TaskOutcome, TaskPatch, TaskStatus, TaskStepResult } from '@gateway/tasks';
+import {
+  releaseReasonOf,
+  type HoldReleaseReason,
+  type TaskOutcome,
+  type TaskPatch,
+  type TaskStatus,
+  type TaskStepResult,
+} from '@gateway/tasks';
 import { DelayedError, type Job } from 'bullmq';
 import { attemptImages } from '../image-calls';
 import { bytesOfGeneratedImage } from '../image-download';
@@ -31,7 +38,7 @@ export interface ImageJobStepDependencies {
   /** The task settlement (TaskSettlementService): each hold's settlement applies once. */
   settlement: {
     settle(task: Task, outcome: TaskOutcome): Promise<void>;
-    releaseHold(holdRequestId: string): Promise<void>;
+    releaseHold(holdRequestId: string, reason?: HoldReleaseReason): Promise<void>;
   };
   /** The channels serving a model, read afresh for each run (the channel catalog, refreshed). */
   candidatesFor(model: string): Promise<ChannelCandidate[]>;
@@ -210,7 +217,7 @@ export class ImageJobStep {
       if (task.status === 'completed') {
         await this.deps.settlement.settle(task, { state: 'completed', outputs: [], warnings: [] });
       } else {
-        await this.deps.settlement.releaseHold(task.holdRequestId);
+        await this.deps.settlement.releaseHold(task.holdRequestId, releaseReasonOf(task.status));
       }
     }
     return { kind: 'finished', status: task.status as TaskStatus };

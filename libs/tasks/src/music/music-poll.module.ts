@@ -102,8 +102,10 @@ export class MusicPollModule implements OnApplicationShutdown {
               store: new TaskStore(prisma, pool, changes),
               adapters,
               channels: new PrismaTaskChannelResolver(prisma, connectChannel),
-              releaseHold: (holdRequestId) =>
-                tracedSettlement('task hold release', {}, () => settlement.releaseHold(holdRequestId)),
+              releaseHold: (holdRequestId, reason) =>
+                tracedSettlement('task hold release', {}, () =>
+                  settlement.releaseHold(holdRequestId, reason),
+                ),
               settle: (task, outcome) =>
                 tracedSettlement(
                   'task settlement',

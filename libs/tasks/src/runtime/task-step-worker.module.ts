@@ -150,8 +150,10 @@ export class TaskStepWorkerModule implements OnApplicationShutdown {
                 options.connectChannel ??
                   createRegistryChannelConnector({ keyring: config.masterKeys.keys, http, clock, logger }),
               ),
-              releaseHold: (holdRequestId) =>
-                tracedSettlement('task hold release', {}, () => settlement.releaseHold(holdRequestId)),
+              releaseHold: (holdRequestId, reason) =>
+                tracedSettlement('task hold release', {}, () =>
+                  settlement.releaseHold(holdRequestId, reason),
+                ),
               settle: (task, outcome) =>
                 tracedSettlement(
                   'task settlement',

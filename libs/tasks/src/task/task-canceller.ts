@@ -2,6 +2,7 @@ import type { Task } from '@gateway/db';
 import { UpstreamError, type TaskAdapter, type TaskPollResult } from '@gateway/providers-core';
 import type { JsonHandle } from './json-value';
 import { bindTaskAdapter, type BoundTaskAdapter } from './task-adapter.binding';
+import { TASK_CANCELLED_END_REASON, type HoldReleaseReason } from './task-end-reason';
 import type { TaskStore } from './task-store';
 import type { TaskChannelResolver, TaskStepLogger } from './task-step.types';
 
@@ -18,7 +19,7 @@ export interface TaskCancellerDependencies {
   store: TaskStore;
   adapters: ReadonlyMap<string, TaskAdapter>;
   channels: TaskChannelResolver;
-  releaseHold(holdRequestId: string): Promise<void>;
+  releaseHold(holdRequestId: string, reason: HoldReleaseReason): Promise<void>;
   /** Records an answer about a `processing` task as a step does (TaskStepProcessor.recordPoll). */
   recordPoll(task: Task, result: TaskPollResult): Promise<unknown>;
   logger: TaskStepLogger;
@@ -90,7 +91,9 @@ export class TaskCanceller {
   }
 
   private async released(task: Task): Promise<TaskCancellation> {
-    if (task.holdRequestId !== null) await this.deps.releaseHold(task.holdRequestId);
+    if (task.holdRequestId !== null) {
+      await this.deps.releaseHold(task.holdRequestId, TASK_CANCELLED_END_REASON);
+    }
     this.deps.logger.info({ taskId: task.id }, 'task cancelled by its client');
     return { kind: 'cancelled' };
   }

@@ -8,13 +8,15 @@ import {
 import { type BatchOutcomes, StatementBatcher, type PrismaClient, type Task } from '@gateway/db';
 import type { TaskCompleted, TokenUsage } from '@gateway/providers-core';
 import { imageTaskPriceOf, videoTaskPriceOf } from './task-price-snapshot';
+import {
+  TASK_ABANDONED_END_REASON,
+  TASK_CANCELLED_END_REASON,
+  type HoldReleaseReason,
+} from './task-end-reason';
 import { producedByTask } from './task-produced.util';
 import type { TaskOutcome } from './task-step.types';
 
 const MAX_LATENCY_MS = 2_147_483_647;
-
-/** request_logs.end_reason of a task that ended without an upstream outcome (deadline, no adapter …). */
-export const TASK_ABANDONED_END_REASON = 'task_failed';
 
 /**
  * A task the upstream reports cancelled ends `cancelled` (TaskFailed.cancelled), as when its client's
@@ -22,7 +24,7 @@ export const TASK_ABANDONED_END_REASON = 'task_failed';
  */
 function endReasonOf(task: Task, outcome: TaskOutcome): string {
   if (outcome.state === 'completed') return 'completed';
-  return task.status === 'cancelled' ? TASK_ABANDONED_END_REASON : 'upstream_error';
+  return task.status === 'cancelled' ? TASK_CANCELLED_END_REASON : 'upstream_error';
 }
 
 interface HoldOfTask {
@@ -143,14 +145,18 @@ export class TaskSettlementService {
   }
 
   /**
-   * Releases a task's hold in full (key, account and model of the log default to the hold's). Every
-   * task's hold request id is the task's id (TaskCreation), so it names the task too.
+   * Releases a task's hold in full (key, account and model of the log default to the hold's), its log
+   * row ending `reason`. Every task's hold request id is the task's id (TaskCreation), so it names the
+   * task too.
    */
-  async releaseHold(holdRequestId: string): Promise<void> {
+  async releaseHold(
+    holdRequestId: string,
+    reason: HoldReleaseReason = TASK_ABANDONED_END_REASON,
+  ): Promise<void> {
     const hold = await this.findHold(holdRequestId);
     if (hold) {
       await this.settlements.settleRowHolds([
-        { requestId: holdRequestId, captureMicros: 0n, log: this.logOf(hold, TASK_ABANDONED_END_REASON) },
+        { requestId: holdRequestId, captureMicros: 0n, log: this.logOf(hold, reason) },
       ]);
     }
     await this.governance?.taskSettled(holdRequestId, holdRequestId);

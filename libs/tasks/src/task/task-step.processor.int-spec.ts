@@ -16,7 +16,8 @@ import type { JsonHandle, JsonObject } from './json-value';
 import { PrismaTaskChannelResolver } from './prisma-task-channel.resolver';
 import { toImageTaskPriceSnapshot, toVideoTaskPriceSnapshot } from './task-price-snapshot';
 import { ROW_RECHECK_MS } from './task-poll-snapshot';
-import { TASK_ABANDONED_END_REASON, TaskSettlementService } from './task-settlement.service';
+import { TASK_CANCELLED_END_REASON } from './task-end-reason';
+import { TaskSettlementService } from './task-settlement.service';
 import { DEADLINE_EXCEEDED, SUBMISSION_OUTCOME_UNKNOWN, TaskStepProcessor } from './task-step.processor';
 import type { TaskOutcome, TaskStepTiming } from './task-step.types';
 import { TaskStore } from './task-store';
@@ -704,7 +705,7 @@ describe('TaskStepProcessor (Postgres)', () => {
     // Its log row reads as the canceller's release would have written it.
     expect(
       await prisma.requestLog.findFirst({ where: { requestId: task.holdRequestId ?? '' } }),
-    ).toMatchObject({ endReason: TASK_ABANDONED_END_REASON, costMicros: 0n });
+    ).toMatchObject({ endReason: TASK_CANCELLED_END_REASON, costMicros: 0n });
   });
 
   it('settles nothing when the gateway cancels the task while its worker polls', async () => {

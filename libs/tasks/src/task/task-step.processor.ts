@@ -12,6 +12,7 @@ import type { JsonHandle, JsonObject } from './json-value';
 import { bindTaskAdapter, type BoundTaskAdapter } from './task-adapter.binding';
 import { nextPollDelayMs } from './poll-delay.util';
 import { producedByTask } from './task-produced.util';
+import { releaseReasonOf } from './task-end-reason';
 import {
   isTaskPollSnapshot,
   pollSnapshotOf,
@@ -376,7 +377,7 @@ export class TaskStepProcessor {
       const outputs = task.resultUrl === null ? [] : [{ url: task.resultUrl }];
       await this.deps.settle(task, { state: 'completed', outputs, warnings: [] });
     } else {
-      await this.deps.releaseHold(task.holdRequestId);
+      await this.deps.releaseHold(task.holdRequestId, releaseReasonOf(task.status));
     }
   }
 

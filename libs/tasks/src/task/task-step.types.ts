@@ -1,6 +1,7 @@
 import type { Task } from '@gateway/db';
 import type { AdapterContext, Clock, TaskAdapter, TaskCompleted, TaskFailed } from '@gateway/providers-core';
 import type { TaskPollSnapshot } from './task-poll-snapshot';
+import type { HoldReleaseReason } from './task-end-reason';
 import type { TaskStatus } from './task-status';
 import type { TaskStore } from './task-store';
 
@@ -72,7 +73,7 @@ export interface TaskStepDependencies {
   adapters: ReadonlyMap<string, TaskAdapter>;
   channels: TaskChannelResolver;
   /** Releases a hold in full; used when the task ends without an upstream outcome. */
-  releaseHold(holdRequestId: string): Promise<void>;
+  releaseHold(holdRequestId: string, reason?: HoldReleaseReason): Promise<void>;
   /** Captures or releases the task's hold for an upstream outcome. */
   settle(task: Task, outcome: TaskOutcome): Promise<void>;
   clock: Clock;

@@ -158,6 +158,9 @@ describe('channel health in GET /admin/channels', () => {
       { endReason: 'completed', minutesAgo: 2, channelId: id },
       { endReason: 'client_disconnect', minutesAgo: 3, channelId: id },
       { endReason: 'upstream_error', minutesAgo: 4, channelId: id },
+      // A task the gateway lost counts; a cancelled one (client, operator or upstream) does not.
+      { endReason: 'task_failed', minutesAgo: 5, channelId: id },
+      { endReason: 'cancelled', minutesAgo: 6, channelId: id },
       // Outside the 15-minute window: not counted.
       { endReason: 'upstream_error', minutesAgo: 20, channelId: id },
       { endReason: 'upstream_error', minutesAgo: 30, channelId: quiet },
@@ -180,9 +183,9 @@ describe('channel health in GET /admin/channels', () => {
     );
     expect(byId.get(id)?.['recentErrors']).toEqual({
       windowMinutes: 15,
-      requests: 4,
-      errors: 1,
-      errorRate: 0.25,
+      requests: 6,
+      errors: 2,
+      errorRate: 2 / 6,
     });
     expect(byId.get(quiet)?.['recentErrors']).toEqual({
       windowMinutes: 15,

@@ -75,6 +75,15 @@ describe('admin task routes', () => {
     return BigInt(row.credited);
   }
 
+  /** The end reasons of the task's request-log rows (its hold's request id is the task's id). */
+  async function endReasonsOf(taskId: string): Promise<string[]> {
+    const rows = await harness.query<{ end_reason: string }>(
+      'select end_reason from request_logs where request_id = $1',
+      [taskId],
+    );
+    return rows.map((row) => row.end_reason);
+  }
+
   async function expectAuditOk(): Promise<void> {
     await harness.settled();
     const report = await admin<{ ok: boolean }>('GET', '/admin/audit');
@@ -189,6 +198,7 @@ describe('admin task routes', () => {
       expect(await balanceOf(demo.accountId)).toBe(balance);
       const captures = await harness.query('select 1 from ledger_entries where request_id = $1', [ids[0]]);
       expect(captures).toHaveLength(0);
+      expect(await endReasonsOf(ids[0])).toEqual(['cancelled']);
     });
 
     it('cancels a task a worker is submitting, though the wire cannot be asked: released, upstream not stopped', async () => {
@@ -209,6 +219,8 @@ describe('admin task routes', () => {
       expect(answer.body.task.money.releasedMicros).toBe(answer.body.task.money.heldMicros);
       expect(harness.logs.join('')).toMatch(/"by":"admin".*"reason":"runaway job"/);
       await expectAuditOk();
+      // A cancel is not the channel's failure: GET /admin/channels does not count it among its errors.
+      expect(await endReasonsOf(ids[1])).toEqual(['cancelled']);
     });
   });
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { Task } from '@gateway/db';
-import { isTaskStatus, isTerminalTaskStatus } from '@gateway/tasks';
+import { isTaskStatus, isTerminalTaskStatus, TASK_CANCELLED_END_REASON } from '@gateway/tasks';
 import { LOGGER } from '../../platform/infrastructure/tokens';
 import type { TaskRuntime } from '../../tasks/task-runtime';
 import { TaskRuntimeLoader } from '../../tasks/task-runtime.loader';
@@ -62,7 +62,9 @@ export class TaskCancelService {
         throw taskAlreadyEnded(current ?? { id, status: 'gone' });
       }
       if (await runtime.store.transition(id, current.status, 'cancelled', { failureReason })) {
-        if (current.holdRequestId !== null) await runtime.settlement.releaseHold(current.holdRequestId);
+        if (current.holdRequestId !== null) {
+          await runtime.settlement.releaseHold(current.holdRequestId, TASK_CANCELLED_END_REASON);
+        }
         return;
       }
     }
