@@ -219,7 +219,7 @@ describe('admin task routes', () => {
       expect(answer.body.task.money.releasedMicros).toBe(answer.body.task.money.heldMicros);
       expect(harness.logs.join('')).toMatch(/"by":"admin".*"reason":"runaway job"/);
       await expectAuditOk();
-      // A cancel is not the channel's failure: GET /admin/channels does not count it among its errors.
+      // A cancel's row says so, where a task the gateway lost says `task_failed`.
       expect(await endReasonsOf(ids[1])).toEqual(['cancelled']);
     });
   });
