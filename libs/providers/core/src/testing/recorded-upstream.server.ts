@@ -1,5 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 
 /** One recorded upstream answer, replayed by startRecordedUpstream. */
 export interface RecordedResponse {
@@ -59,8 +59,19 @@ export async function startRecordedUpstream(
   routes: Record<string, RecordedResponse>,
 ): Promise<RecordedUpstream> {
   const requests: ReceivedRequest[] = [];
+  // One promise per connection, not per request: a kept-alive connection carries many requests, and a
+  // listener each went past the socket's ten (node's MaxListenersExceededWarning).
+  const closedSockets = new WeakMap<Socket, Promise<void>>();
+  const closedOf = (socket: Socket): Promise<void> => {
+    let closed = closedSockets.get(socket);
+    if (!closed) {
+      closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+      closedSockets.set(socket, closed);
+    }
+    return closed;
+  };
   const server = createServer((request, response) => {
-    const socketClosed = new Promise<void>((resolve) => request.socket.once('close', () => resolve()));
+    const socketClosed = closedOf(request.socket);
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
