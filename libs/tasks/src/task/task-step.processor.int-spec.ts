@@ -119,9 +119,9 @@ describe('TaskStepProcessor (Postgres)', () => {
       store,
       adapters: new Map([['gamma', adapter]]),
       channels: new PrismaTaskChannelResolver(prisma, async () => context),
-      releaseHold: async (holdRequestId) => {
+      releaseHold: async (holdRequestId, reason) => {
         released.push(holdRequestId);
-        await taskSettlement.releaseHold(holdRequestId);
+        await taskSettlement.releaseHold(holdRequestId, reason);
       },
       settle: async (task, outcome) => {
         if (diesBeforeSettling) throw new Error('worker died');
@@ -315,6 +315,24 @@ describe('TaskStepProcessor (Postgres)', () => {
     await processor.runStep(task.id);
 
     expect(await ledgerOf(task.holdRequestId ?? '')).toEqual([{ kind: 'capture', amount: HOLD_MICROS }]);
+  });
+
+  it('releases on a re-run the hold of a task cancelled before its release, its log row ending cancelled', async () => {
+    const { processor, released } = harness();
+    const task = await queuedTask();
+    // The canceller won its transition, then died before its release.
+    expect(await store.transition(task.id, 'queued', 'cancelled')).toBe(true);
+
+    expect(await processor.runStep(task.id)).toEqual({ kind: 'finished', status: 'cancelled' });
+    expect(await processor.runStep(task.id)).toEqual({ kind: 'finished', status: 'cancelled' });
+
+    expect(released).toEqual([task.holdRequestId, task.holdRequestId]);
+    expect(await ledgerOf(task.holdRequestId ?? '')).toEqual([]);
+    expect(await prisma.hold.findUnique({ where: { requestId: task.holdRequestId ?? '' } })).toMatchObject({
+      status: 'settled',
+    });
+    const logs = await prisma.requestLog.findMany({ where: { requestId: task.holdRequestId ?? '' } });
+    expect(logs).toMatchObject([{ endReason: TASK_CANCELLED_END_REASON, costMicros: 0n }]);
   });
 
   it('captures on a re-run the images stored with the terminal transition, not what the row can re-read', async () => {
