@@ -25,7 +25,7 @@ import {
 import { PrismaTaskChannelResolver, type ChannelConnector } from '../task/prisma-task-channel.resolver';
 import { createRegistryChannelConnector } from '../task/registry-channel.connector';
 import { TaskSettlementService } from '../task/task-settlement.service';
-import { tracedSettlement } from '../task/traced-settlement.util';
+import { tracedTaskSettlements } from '../task/traced-settlement.util';
 import { TaskStepProcessor } from '../task/task-step.processor';
 import type { TaskChangeAnnouncer } from '../task/task-change.publisher';
 import { TaskStore } from '../task/task-store';
@@ -102,20 +102,7 @@ export class MusicPollModule implements OnApplicationShutdown {
               store: new TaskStore(prisma, pool, changes),
               adapters,
               channels: new PrismaTaskChannelResolver(prisma, connectChannel),
-              releaseHold: (holdRequestId, reason) =>
-                tracedSettlement('task hold release', {}, () =>
-                  settlement.releaseHold(holdRequestId, reason),
-                ),
-              settle: (task, outcome) =>
-                tracedSettlement(
-                  'task settlement',
-                  {
-                    'gateway.task.kind': task.kind,
-                    'gateway.model': task.model,
-                    'gateway.task.outcome': outcome.state,
-                  },
-                  () => settlement.settle(task, outcome),
-                ),
+              ...tracedTaskSettlements(settlement),
               clock,
               logger,
               metrics: taskMetrics,

@@ -17,7 +17,7 @@ import { PrismaTaskChannelResolver, type ChannelConnector } from '../task/prisma
 import { RedisPollRateGate } from '../task/redis-poll-rate.gate';
 import { createRegistryChannelConnector } from '../task/registry-channel.connector';
 import { TaskSettlementService } from '../task/task-settlement.service';
-import { tracedSettlement } from '../task/traced-settlement.util';
+import { tracedTaskSettlements } from '../task/traced-settlement.util';
 import { TaskStepProcessor } from '../task/task-step.processor';
 import type { TaskStepTiming } from '../task/task-step.types';
 import type { TaskChangeAnnouncer } from '../task/task-change.publisher';
@@ -150,20 +150,7 @@ export class TaskStepWorkerModule implements OnApplicationShutdown {
                 options.connectChannel ??
                   createRegistryChannelConnector({ keyring: config.masterKeys.keys, http, clock, logger }),
               ),
-              releaseHold: (holdRequestId, reason) =>
-                tracedSettlement('task hold release', {}, () =>
-                  settlement.releaseHold(holdRequestId, reason),
-                ),
-              settle: (task, outcome) =>
-                tracedSettlement(
-                  'task settlement',
-                  {
-                    'gateway.task.kind': task.kind,
-                    'gateway.model': task.model,
-                    'gateway.task.outcome': outcome.state,
-                  },
-                  () => settlement.settle(task, outcome),
-                ),
+              ...tracedTaskSettlements(settlement),
               clock,
               logger,
               timing: { ...readTaskStepTiming(env), ...options.timing },

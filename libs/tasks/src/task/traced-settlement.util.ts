@@ -1,10 +1,12 @@
 import { tracing, type TraceAttributes } from '@gateway/observability';
+import type { TaskSettlementService } from './task-settlement.service';
+import type { TaskStepDependencies } from './task-step.types';
 
 /**
  * Runs a task's settlement (capture or release) in a span of the task's trace when tracing is on;
  * otherwise just runs it. The attributes name the task's kind and model, never amounts of one account.
  */
-export function tracedSettlement<T>(
+function tracedSettlement<T>(
   name: 'task settlement' | 'task hold release',
   attributes: TraceAttributes,
   run: () => Promise<T>,
@@ -16,4 +18,24 @@ export function tracedSettlement<T>(
     () => run(),
     () => 'settlement_error',
   );
+}
+
+/** A step processor's settlement calls, each in its span: every worker that runs steps or polls wires these. */
+export function tracedTaskSettlements(
+  settlement: Pick<TaskSettlementService, 'releaseHold' | 'settle'>,
+): Pick<TaskStepDependencies, 'releaseHold' | 'settle'> {
+  return {
+    releaseHold: (holdRequestId, reason) =>
+      tracedSettlement('task hold release', {}, () => settlement.releaseHold(holdRequestId, reason)),
+    settle: (task, outcome) =>
+      tracedSettlement(
+        'task settlement',
+        {
+          'gateway.task.kind': task.kind,
+          'gateway.model': task.model,
+          'gateway.task.outcome': outcome.state,
+        },
+        () => settlement.settle(task, outcome),
+      ),
+  };
 }
