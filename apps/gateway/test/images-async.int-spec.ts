@@ -394,6 +394,39 @@ describe('asynchronous image jobs', () => {
     expect(books.balance).toBe(0n);
   });
 
+  it('releases on a re-run the hold of a job an operator cancelled before its release, its log row ending cancelled', async () => {
+    const demo = await seedImageDemo(harness);
+    // No worker while the job is created and cancelled: its step job waits in the queue.
+    await worker.close();
+    let created: HttpAnswer<ImageTask>;
+    let taskId: string;
+    try {
+      created = await post(demo, { prompt: 'A job cancelled in between', response_format: 'b64_json' });
+      expect(created.status).toBe(202);
+      [{ id: taskId }] = await harness.query<{ id: string }>('select id from tasks where account_id = $1', [
+        demo.accountId,
+      ]);
+      // An operator's cancel won its compare-and-swap, then its process died before the release.
+      const cancelled = await harness.query(
+        "update tasks set status = 'cancelled', failure_reason = 'cancelled by admin: test' where id = $1 and status = 'queued' returning id",
+        [taskId],
+      );
+      expect(cancelled).toHaveLength(1);
+      expect(await holdOf(taskId)).toBe('open');
+    } finally {
+      worker = await startWorker();
+    }
+    await waitFor(async () => (await holdOf(taskId)) === 'settled', 30_000);
+
+    expect(
+      await harness.query('select end_reason, cost_micros::text from request_logs where request_id = $1', [
+        taskId,
+      ]),
+    ).toEqual([{ end_reason: 'cancelled', cost_micros: '0' }]);
+    expect((await harness.settledBooks(demo.accountId)).captures).toBe(0n);
+    expect((await getTask(demo, created.body.id)).body).toMatchObject({ status: 'cancelled' });
+  });
+
   it.each([
     ['10 KB of unknown preferences before it', `${'x=1,'.repeat(2_500)}respond-async`, 202],
     ['10 KB of one unknown preference', 'x'.repeat(10_000), 200],
