@@ -427,6 +427,32 @@ describe('asynchronous image jobs', () => {
     expect((await getTask(demo, created.body.id)).body).toMatchObject({ status: 'cancelled' });
   });
 
+  it('ends a job its upstream failed upstream_error, its log row and task naming the channel', async () => {
+    const demo = await seedImageDemo(harness);
+    const bad = await post(demo, { prompt: 'A kite [[sim error=bad_request]]', response_format: 'b64_json' });
+    expect(bad.status).toBe(202);
+    const done = await finished(demo, bad.body.id);
+    expect(done.body).toMatchObject({
+      status: 'failed',
+      cost_micros: '0',
+      error: { code: 'upstream_bad_request' },
+    });
+
+    const [task] = await harness.query<{ id: string; channel_id: string | null }>(
+      'select id, channel_id from tasks where account_id = $1',
+      [demo.accountId],
+    );
+    expect(task.channel_id).not.toBeNull();
+    expect(
+      await harness.query(
+        'select end_reason, channel_id, cost_micros::text from request_logs where request_id = $1',
+        [task.id],
+      ),
+    ).toEqual([{ end_reason: 'upstream_error', channel_id: task.channel_id, cost_micros: '0' }]);
+    expect(await holdOf(task.id)).toBe('settled');
+    expect((await harness.settledBooks(demo.accountId)).captures).toBe(0n);
+  });
+
   it.each([
     ['10 KB of unknown preferences before it', `${'x=1,'.repeat(2_500)}respond-async`, 202],
     ['10 KB of one unknown preference', 'x'.repeat(10_000), 200],

@@ -7,8 +7,14 @@ import {
   type CancellationSignal,
   type GeneratedImage,
   type SafeFetcher,
+  type TaskFailed,
 } from '@gateway/providers-core';
-import { withChannelFailover, type ChannelCandidate, type CircuitBreaker } from '@gateway/routing';
+import {
+  FailoverExhaustedError,
+  withChannelFailover,
+  type ChannelCandidate,
+  type CircuitBreaker,
+} from '@gateway/routing';
 import type { ObjectStore } from '@gateway/storage';
 import {
   releaseReasonOf,
@@ -113,7 +119,7 @@ export class ImageJobStep {
       // A refusal or an upstream failure ends the job, as the synchronous route answers it; anything
       // else (a database or store outage) fails the attempt, and BullMQ runs the job again.
       if (!(error instanceof GatewayError)) throw error;
-      return this.fail(task, 'processing', `${error.code}: ${error.message}`);
+      return this.fail(task, 'processing', `${error.code}: ${error.message}`, upstreamFailureOf(error));
     }
     const patch: TaskPatch = {
       channelId: made.candidate.id,
@@ -197,13 +203,29 @@ export class ImageJobStep {
     };
   }
 
-  /** Terminal failure; the winner releases the hold in full. */
-  private async fail(task: Task, from: TaskStatus, reason: string): Promise<TaskStepResult> {
-    if (!(await this.deps.rows.transition(task.id, from, 'failed', { failureReason: reason }))) {
+  /**
+   * Terminal failure; the winner settles the hold with nothing captured. One the upstream failed names
+   * its channel on the task and ends its log row `upstream_error`, as a video's does (a channel's
+   * recent errors count it); any other (a refusal, the deadline) ends it `task_failed`.
+   */
+  private async fail(
+    task: Task,
+    from: TaskStatus,
+    reason: string,
+    upstream?: UpstreamFailureOfJob,
+  ): Promise<TaskStepResult> {
+    const patch: TaskPatch = { failureReason: reason, ...(upstream && { channelId: upstream.channelId }) };
+    if (!(await this.deps.rows.transition(task.id, from, 'failed', patch))) {
       return this.asStored(task.id);
     }
     this.deps.logger.info({ taskId: task.id, reason }, 'image job failed');
-    if (task.holdRequestId !== null) await this.deps.settlement.releaseHold(task.holdRequestId);
+    if (task.holdRequestId === null) return { kind: 'finished', status: 'failed' };
+    if (upstream) {
+      const failed = { ...task, ...patch, status: 'failed' } as Task;
+      await this.deps.settlement.settle(failed, { state: 'failed', failure: upstream.failure });
+    } else {
+      await this.deps.settlement.releaseHold(task.holdRequestId);
+    }
     return { kind: 'finished', status: 'failed' };
   }
 
@@ -230,4 +252,17 @@ export class ImageJobStep {
     }
     return { kind: 'finished', status: current?.status as TaskStatus | undefined };
   }
+}
+
+/** The channel whose answer ended a job, and that answer. */
+interface UpstreamFailureOfJob {
+  channelId: string;
+  failure: TaskFailed['failure'];
+}
+
+/** The last attempt of a failover that ended on an upstream's answer; undefined for any other error. */
+function upstreamFailureOf(error: GatewayError): UpstreamFailureOfJob | undefined {
+  if (!(error instanceof FailoverExhaustedError)) return undefined;
+  const last = error.attempts.at(-1);
+  return last?.failure && { channelId: last.channelId, failure: last.failure };
 }
