@@ -336,13 +336,20 @@ function describeRun(record) {
     : '';
   const cpu =
     typeof record.cpu?.targetUsPerRequest === 'number'
-      ? `cpu ${Math.round(record.cpu.targetUsPerRequest)} µs/req `
+      ? `cpu ${Math.round(record.cpu.targetUsPerRequest)} µs/req${kernelPart(record.cpu)} `
       : '';
   const instructions =
     typeof record.instructions?.perRequest === 'number'
       ? `${Math.round(record.instructions.perRequest).toLocaleString('en-US')} instructions/req `
       : '';
   return `${tasks}${rate}${open}${latency} errors ${record.errors?.total ?? '?'} ${cpu}${instructions}rss ${record.rssMiB?.main?.toFixed(1)} MiB others ${record.cpu?.otherCores?.toFixed(2)}${record.noisy ? ' (noisy)' : ''}`;
+}
+
+/** ` (kernel N)`: the part of a run's CPU per request spent in the kernel, when it was measured. */
+function kernelPart(cpu) {
+  return typeof cpu.targetSystemUsPerRequest === 'number'
+    ? ` (kernel ${Math.round(cpu.targetSystemUsPerRequest)})`
+    : '';
 }
 
 /** Runs one measurement and keeps it (or why it failed) in raw.json's runs; logs either. */

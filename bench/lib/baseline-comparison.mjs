@@ -10,6 +10,8 @@ import { FAMILY_LABELS, SCENARIOS } from './scenarios.mjs';
  */
 const FIGURES = [
   { name: 'CPU µs/request', read: (run) => run.cpu?.targetUsPerRequest, higherIsBetter: false },
+  // Of it, the kernel's: at one connection mostly the wake-ups of the processes a request writes to.
+  { name: 'kernel CPU µs/request', read: (run) => run.cpu?.targetSystemUsPerRequest, higherIsBetter: false },
   // --callgrind only: what the machine's phase cannot move.
   { name: 'instructions/request', read: (run) => run.instructions?.perRequest, higherIsBetter: false },
   { name: 'requests/s', read: (run) => run.rps, higherIsBetter: true },

@@ -2,24 +2,24 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { compareWithBaseline, renderBaselineSection } from './baseline-comparison.mjs';
 
-const run = (target, round, { cpu, rps, p50, noisy = false }) => ({
+const run = (target, round, { cpu, kernel, rps, p50, noisy = false }) => ({
   scenario: 'throughput',
   family: 'native',
   target,
   round,
   rps,
   noisy,
-  cpu: { targetUsPerRequest: cpu },
+  cpu: { targetUsPerRequest: cpu, targetSystemUsPerRequest: kernel },
   latencyUs: { p50, p99: p50 * 2 },
 });
 
 test('ratios are taken within each round, then their median', () => {
   // The machine slows down in round 2: both builds lose half their rate, the ratio holds.
   const runs = [
-    run('gateway', 1, { cpu: 100, rps: 4000, p50: 500 }),
-    run('baseline', 1, { cpu: 125, rps: 3200, p50: 600 }),
-    run('baseline', 2, { cpu: 250, rps: 1600, p50: 1200 }),
-    run('gateway', 2, { cpu: 200, rps: 2000, p50: 1000 }),
+    run('gateway', 1, { cpu: 100, kernel: 30, rps: 4000, p50: 500 }),
+    run('baseline', 1, { cpu: 125, kernel: 20, rps: 3200, p50: 600 }),
+    run('baseline', 2, { cpu: 250, kernel: 40, rps: 1600, p50: 1200 }),
+    run('gateway', 2, { cpu: 200, kernel: 60, rps: 2000, p50: 1000 }),
     run('gateway', 0, { cpu: 999, rps: 1, p50: 1 }),
     run('proxy', 1, { cpu: 50, rps: 9000, p50: 100 }),
   ];
@@ -33,6 +33,18 @@ test('ratios are taken within each round, then their median', () => {
   assert.equal(byFigure['requests/s'].rounds, 2);
   assert.ok(Math.abs(byFigure['p50 ms'].ratio - 5 / 6) < 1e-9);
   assert.deepEqual(byFigure['CPU µs/request'].spread, [0.8, 0.8]);
+  assert.equal(byFigure['kernel CPU µs/request'].ratio, 1.5);
+  assert.equal(byFigure['kernel CPU µs/request'].better, false);
+});
+
+test('runs recorded without the kernel part have no row for it', () => {
+  const runs = [
+    run('gateway', 1, { cpu: 100, rps: 4000, p50: 500 }),
+    run('baseline', 1, { cpu: 125, rps: 3200, p50: 600 }),
+  ];
+  const figures = compareWithBaseline(runs).map((row) => row.figure);
+  assert.ok(figures.includes('CPU µs/request'));
+  assert.ok(!figures.includes('kernel CPU µs/request'));
 });
 
 test('the per-round range shows how far the rounds spread around their median', () => {

@@ -73,10 +73,15 @@ function readOrNull(path) {
 
 /** utime + stime of one process in ticks, or null once it is gone. */
 export function readProcessTicks(pid) {
+  return readProcessCpu(pid)?.ticks ?? null;
+}
+
+/** utime + stime of one process in ticks, and its stime alone; null once it is gone. */
+function readProcessCpu(pid) {
   const text = readOrNull(`/proc/${pid}/stat`);
   if (!text) return null;
   const stat = parseProcessStat(text);
-  return stat.userTicks + stat.systemTicks;
+  return { ticks: stat.userTicks + stat.systemTicks, systemTicks: stat.systemTicks };
 }
 
 /** Ticks of this process and of its children that have exited and been reaped (wrk, the clients). */
@@ -115,37 +120,53 @@ export function findProcesses(fragments) {
  */
 export function takeSnapshot(groups) {
   const ticksByGroup = {};
+  const systemTicksByGroup = {};
   for (const [name, source] of Object.entries(groups)) {
     const pids = typeof source === 'function' ? source() : source;
     const ticksByPid = {};
+    const systemTicksByPid = {};
     for (const pid of pids) {
-      const ticks = readProcessTicks(pid);
-      if (ticks !== null) ticksByPid[pid] = ticks;
+      const cpu = readProcessCpu(pid);
+      if (cpu === null) continue;
+      ticksByPid[pid] = cpu.ticks;
+      systemTicksByPid[pid] = cpu.systemTicks;
     }
     ticksByGroup[name] = ticksByPid;
+    systemTicksByGroup[name] = systemTicksByPid;
   }
-  return { at: process.hrtime.bigint(), machine: readMachineCpu(), self: readOwnTicks(), ticksByGroup };
+  return {
+    at: process.hrtime.bigint(),
+    machine: readMachineCpu(),
+    self: readOwnTicks(),
+    ticksByGroup,
+    systemTicksByGroup,
+  };
 }
 
 /**
- * CPU used between two snapshots, in microseconds per group. A process that appeared in between counts
- * from zero; one that vanished is lost (its last ticks are not known).
+ * CPU used between two snapshots, in microseconds per group (`groupsSystemMicroseconds`: the part of it
+ * spent in the kernel). A process that appeared in between counts from zero; one that vanished is lost
+ * (its last ticks are not known).
  */
 export function diffSnapshots(before, after, ticksPerSecond = CLOCK_TICKS_PER_SECOND) {
   const toMicroseconds = (ticks) => ticksToMicroseconds(ticks, ticksPerSecond);
-  const groupsMicroseconds = {};
-  for (const [name, ticksByPid] of Object.entries(after.ticksByGroup)) {
-    const earlier = before.ticksByGroup[name] ?? {};
-    let ticks = 0;
-    for (const [pid, value] of Object.entries(ticksByPid)) ticks += value - (earlier[pid] ?? 0);
-    groupsMicroseconds[name] = toMicroseconds(ticks);
-  }
+  const perGroup = (beforeGroups = {}, afterGroups = {}) => {
+    const microseconds = {};
+    for (const [name, ticksByPid] of Object.entries(afterGroups)) {
+      const earlier = beforeGroups[name] ?? {};
+      let ticks = 0;
+      for (const [pid, value] of Object.entries(ticksByPid)) ticks += value - (earlier[pid] ?? 0);
+      microseconds[name] = toMicroseconds(ticks);
+    }
+    return microseconds;
+  };
   return {
     wallMicroseconds: Number(after.at - before.at) / 1000,
     machineBusyMicroseconds: toMicroseconds(after.machine.busyTicks - before.machine.busyTicks),
     harnessMicroseconds: toMicroseconds(after.self.ownTicks - before.self.ownTicks),
     loadGeneratorMicroseconds: toMicroseconds(after.self.reapedChildTicks - before.self.reapedChildTicks),
-    groupsMicroseconds,
+    groupsMicroseconds: perGroup(before.ticksByGroup, after.ticksByGroup),
+    groupsSystemMicroseconds: perGroup(before.systemTicksByGroup, after.systemTicksByGroup),
   };
 }
 

@@ -43,20 +43,31 @@ test('ticks convert to microseconds with the clock rate', () => {
   assert.equal(ticksToMicroseconds(3, 250), 12_000);
 });
 
-const snapshot = (atUs, busyTicks, own, reaped, groups) => ({
+const snapshot = (atUs, busyTicks, own, reaped, groups, systemGroups = {}) => ({
   at: BigInt(atUs * 1000),
   machine: { busyTicks, totalTicks: busyTicks * 2 },
   self: { ownTicks: own, reapedChildTicks: reaped },
   ticksByGroup: groups,
+  systemTicksByGroup: systemGroups,
 });
 
 test('a diff sums each group over its processes, counting a new process from zero', () => {
-  const before = snapshot(0, 1000, 10, 5, { main: { 1: 100 }, postgres: { 7: 40 } });
-  const after = snapshot(2_000_000, 1300, 12, 55, { main: { 1: 180 }, postgres: { 7: 50, 8: 30 } });
+  const before = snapshot(0, 1000, 10, 5, { main: { 1: 100 }, postgres: { 7: 40 } }, { main: { 1: 30 } });
+  const after = snapshot(
+    2_000_000,
+    1300,
+    12,
+    55,
+    { main: { 1: 180 }, postgres: { 7: 50, 8: 30 } },
+    { main: { 1: 55 }, postgres: { 7: 45, 8: 4 } },
+  );
   const diff = diffSnapshots(before, after, 100);
   assert.equal(diff.wallMicroseconds, 2_000_000);
   assert.equal(diff.groupsMicroseconds.main, 800_000);
   assert.equal(diff.groupsMicroseconds.postgres, 400_000);
+  // The kernel's part of it, by the same rules (Postgres's process 7 had no reading before).
+  assert.equal(diff.groupsSystemMicroseconds.main, 250_000);
+  assert.equal(diff.groupsSystemMicroseconds.postgres, 490_000);
   assert.equal(diff.harnessMicroseconds, 20_000);
   assert.equal(diff.loadGeneratorMicroseconds, 500_000);
   assert.equal(diff.machineBusyMicroseconds, 3_000_000);

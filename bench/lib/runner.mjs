@@ -62,6 +62,9 @@ async function measured(target, work, { settleMs }) {
     cpu: {
       targetUs: diff.groupsMicroseconds.main,
       targetUsPerRequest: perRequest(diff.groupsMicroseconds.main),
+      // The kernel's part (system calls, and the wake-ups of the processes it sends to): see
+      // docs/performance-analysis.md on why it moves at one connection.
+      targetSystemUsPerRequest: perRequest(diff.groupsSystemMicroseconds.main),
       contextUsPerRequest,
       loadGeneratorUs: diff.loadGeneratorMicroseconds,
       harnessUs: diff.harnessMicroseconds,
