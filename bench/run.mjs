@@ -17,6 +17,8 @@
 //                           a long one gives the tasks run a quiet window of polls before any completes
 //   --key-limits            every governance limit on the stack's key (far above the load), so that the
 //                           limit checks run; a --baseline from before governance runs without
+//   --busy-cores            a lowest-priority busy loop on each core for the whole run: a process a request
+//                           wakes is then always queued on its waker's core (bench/lib/busy-cores.mjs)
 //   --baseline <commit>     also runs that commit's build (its own worktree, database and Redis prefix)
 //                           on the same simulator, interleaved with this one, and reports the ratios
 import { execFileSync, execSync } from 'node:child_process';
@@ -55,6 +57,7 @@ import { plotDataFromFigures, renderLatencyThroughputSvg } from './lib/svg-plot.
 import { createStack, TARGET_NAMES } from './lib/targets.mjs';
 import { readOtlpSinkStats } from './lib/tracing-cost.mjs';
 import { wrkVersion } from './lib/wrk.mjs';
+import { BUSY_LOOPS_GROUP, startBusyCores } from './lib/busy-cores.mjs';
 import { groupProfiles, renderRanking } from './lib/profile-by-package.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -73,6 +76,7 @@ const { values: options } = parseArgs({
     'task-completion-ms': { type: 'string' },
     'key-limits': { type: 'boolean', default: false },
     callgrind: { type: 'boolean', default: false },
+    'busy-cores': { type: 'boolean', default: false },
   },
 });
 
@@ -171,6 +175,7 @@ const filtered = Boolean(
   options.seconds ||
   options.baseline ||
   options.callgrind ||
+  options['busy-cores'] ||
   options['video-workers'] ||
   options['task-count'] ||
   options['task-completion-ms'],
@@ -223,6 +228,7 @@ const results = {
     ...settings,
     keyLimits: options['key-limits'],
     callgrind: options.callgrind,
+    busyCores: options['busy-cores'],
     filtered,
     targets: wantedTargets,
     scenarios: scenarios.map((scenario) => scenario.name),
@@ -258,11 +264,14 @@ function gitCommit() {
 const saveRaw = () => writeFileSync(join(resultsDir, 'raw.json'), `${JSON.stringify(results, null, 2)}\n`);
 
 let interrupted = false;
+/** --busy-cores: the loops, started once the targets are up (so that their start-up is not slowed). */
+let busyCores = null;
+const stopBusyCores = () => busyCores?.stop();
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {
     interrupted = true;
     log(`${signal}: stopping every process the harness started`);
-    stack.stopEverything().then(() => process.exit(130));
+    Promise.all([stack.stopEverything(), stopBusyCores()]).then(() => process.exit(130));
   });
 }
 
@@ -636,6 +645,11 @@ let exitCode = 0;
 try {
   const targets = await startTargets();
   if (Object.keys(targets).length === 0) throw new Error('no target started');
+  if (options['busy-cores']) {
+    busyCores = startBusyCores();
+    log(`a busy loop at nice 19 on each of ${busyCores.pids.length} cores`);
+    for (const target of Object.values(targets)) target.groups[BUSY_LOOPS_GROUP] = busyCores.pids;
+  }
   for (const scenario of scenarios) {
     if (interrupted) break;
     log(`scenario ${scenario.name}`);
@@ -654,7 +668,7 @@ try {
   saveRaw();
   exitCode = 1;
 } finally {
-  await stack.stopEverything();
+  await Promise.all([stack.stopEverything(), stopBusyCores()]);
 }
 if (profileDir && existsSync(profileDir)) {
   const windows = results.runs

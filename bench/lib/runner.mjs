@@ -6,6 +6,7 @@ import { clearInterval, setInterval } from 'node:timers';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
+import { isContextGroup } from './busy-cores.mjs';
 import { diffSnapshots, otherCores, readResidentBytes, takeSnapshot } from './proc-stats.mjs';
 import { answerProblem, requestPath } from './scenarios.mjs';
 import { runWrk } from './wrk.mjs';
@@ -51,7 +52,7 @@ async function measured(target, work, { settleMs }) {
   const perRequest = (microseconds) => (outcome.requests > 0 ? microseconds / outcome.requests : null);
   const contextUsPerRequest = {};
   for (const name of groupNames) {
-    if (name !== 'main') contextUsPerRequest[name] = perRequest(diff.groupsMicroseconds[name]);
+    if (isContextGroup(name)) contextUsPerRequest[name] = perRequest(diff.groupsMicroseconds[name]);
   }
   const others = otherCores(diff, groupNames);
   return {

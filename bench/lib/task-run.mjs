@@ -17,6 +17,7 @@ import pg from 'pg';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { databaseUrlFor, redisUrl } from './gateway-state.mjs';
+import { isContextGroup } from './busy-cores.mjs';
 import { diffSnapshots, otherCores, readResidentBytes, takeSnapshot } from './proc-stats.mjs';
 import { NOISY_OTHER_CORES } from './runner.mjs';
 import { requestPath } from './scenarios.mjs';
@@ -211,7 +212,7 @@ function creationRecord({ load, before, after, groups, mainPid }) {
       targetUsPerRequest: perUnit(targetUs, load.requests),
       contextUsPerRequest: Object.fromEntries(
         Object.keys(groups)
-          .filter((name) => name !== 'main')
+          .filter(isContextGroup)
           .map((name) => [name, perUnit(diff.groupsMicroseconds[name] ?? 0, load.requests)]),
       ),
       wallUs: diff.wallMicroseconds,
