@@ -1,4 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { startSimulator, type RunningSimulator } from '@gateway/simulators';
@@ -105,19 +108,21 @@ const FAILOVER_MODEL = 'trace-failover';
 const FORBIDDEN_ATTRIBUTE_NAME = /key|secret|token|prompt|authorization|body|payload|content/i;
 
 /**
- * The production build of the gateway and of worker-video, each its own process exporting to the
+ * The production build of the gateway, worker-video and worker-image, each its own process exporting to the
  * receiver in this one: the trace has to cross the queue (the job's traceparent) and two processes.
  * (In Jest's module system the exporter cannot load its HTTP transport, a dynamic import: another
  * reason to trace the real processes.)
  */
-describe('tracing (OTLP over HTTP, gateway and worker-video processes)', () => {
+describe('tracing (OTLP over HTTP, gateway, worker-video and worker-image processes)', () => {
   const receiver = new OtlpReceiver();
   let database: TestDatabase;
   let simulator: RunningSimulator;
   let apps: BuiltApps;
   let gateway: AppProcess;
   let worker: AppProcess;
+  let imageWorker: AppProcess;
   let url: string;
+  const objectStoreDir = mkdtempSync(join(tmpdir(), 'gw-traced-images-'));
   const adminToken = randomBytes(24).toString('hex');
   const masterKey = randomBytes(32).toString('hex');
   let key = '';
@@ -183,6 +188,7 @@ describe('tracing (OTLP over HTTP, gateway and worker-video processes)', () => {
       LOG_LEVEL: 'warn',
       SHUTDOWN_GRACE_MS: '1000',
       OTEL_EXPORTER_OTLP_ENDPOINT: receiverUrl,
+      OBJECT_STORE_DIR: objectStoreDir,
     };
     gateway = apps.start('gateway', {
       ...shared,
@@ -196,14 +202,20 @@ describe('tracing (OTLP over HTTP, gateway and worker-video processes)', () => {
       TASK_MIN_POLL_DELAY_MS: '100',
       TASK_MAX_POLL_DELAY_MS: '200',
     });
+    imageWorker = apps.start('worker-image', {
+      ...shared,
+      ADMIN_API_ENABLED: 'false',
+      SSRF_ALLOW_HOSTS: `127.0.0.1,${new URL(simulator.url).host}`,
+    });
     await untilListening(url, gateway);
     ({ key, channelId } = await seedVideoOverAdminApi(url, adminToken, simulator.url));
     channels = await seedSynchronousChannels(url, adminToken, simulator.url);
   }, 120_000);
 
   afterAll(async () => {
-    await Promise.all([gateway?.kill(), worker?.kill()]);
+    await Promise.all([gateway?.kill(), worker?.kill(), imageWorker?.kill()]);
     await Promise.all([simulator?.close(), database?.drop(), receiver.close()]);
+    rmSync(objectStoreDir, { recursive: true, force: true });
     apps?.remove();
   });
 
@@ -361,12 +373,35 @@ describe('tracing (OTLP over HTTP, gateway and worker-video processes)', () => {
       return ['completed', 'failed'].includes(status);
     }, 60_000);
     expect(status).toBe('completed');
+    // An image job, made by worker-image: its settlement is traced as a video's is.
+    const job = await fetch(`${url}/v1/images/generations`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        prefer: 'respond-async',
+      },
+      body: JSON.stringify({ model: 'img-1', prompt: IMAGE_PROMPT, response_format: 'b64_json' }),
+    });
+    expect(job.status).toBe(202);
+    const { id: jobId } = (await job.json()) as { id: string };
+    let jobStatus = '';
+    await waitFor(async () => {
+      const polled = await fetch(`${url}/v1/images/generations/${jobId}`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      jobStatus = ((await polled.json()) as { status: string }).status;
+      return ['completed', 'failed'].includes(jobStatus);
+    }, 60_000);
+    expect(jobStatus).toBe('completed');
 
-    // Both processes flush what they buffered when they stop.
+    // The processes flush what they buffered when they stop.
     gateway.signal('SIGTERM');
     worker.signal('SIGTERM');
+    imageWorker.signal('SIGTERM');
     expect(await gateway.exited).toEqual({ code: 0, signal: null });
     expect(await worker.exited).toEqual({ code: 0, signal: null });
+    expect(await imageWorker.exited).toEqual({ code: 0, signal: null });
 
     const create = receiver.spans.find(
       (span) =>
@@ -414,6 +449,28 @@ describe('tracing (OTLP over HTTP, gateway and worker-video processes)', () => {
     expect(stepIds.has(settlement.parentSpanId ?? '')).toBe(true);
     expect(settlement.attributeValues).toMatchObject({
       'gateway.model': 'delta-2',
+      'gateway.task.outcome': 'completed',
+    });
+
+    const jobCreate = receiver.spans.find(
+      (span) =>
+        span.name === 'POST /v1/images/generations' &&
+        span.attributeValues['http.response.status_code'] === '202',
+    );
+    expect(jobCreate).toBeDefined();
+    const jobTrace = receiver.spans.filter((span) => span.traceId === jobCreate?.traceId);
+    const jobStepIds = new Set(
+      jobTrace
+        .filter((span) => span.name === 'task step' && span.service === 'worker-image')
+        .map((span) => span.spanId),
+    );
+    const jobSettlements = jobTrace.filter((span) => span.name === 'task settlement');
+    expect(jobSettlements.map((span) => [span.service, jobStepIds.has(span.parentSpanId ?? '')])).toEqual([
+      ['worker-image', true],
+    ]);
+    expect(jobSettlements[0].attributeValues).toMatchObject({
+      'gateway.model': 'img-1',
+      'gateway.task.kind': 'image',
       'gateway.task.outcome': 'completed',
     });
 

@@ -18,6 +18,7 @@ export * from './task/task-status';
 export * from './task/task-step.processor';
 export * from './task/task-step.types';
 export * from './task/task-store';
+export * from './task/traced-settlement.util';
 export * from './task/task-change.announcement';
 export * from './task/task-change.publisher';
 export * from './runtime/graceful-close.util';

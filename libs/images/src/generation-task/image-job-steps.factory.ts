@@ -17,6 +17,7 @@ import {
   TASK_UPSTREAM_HTTP,
   TaskSettlementService,
   TaskStore,
+  tracedTaskSettlements,
   WORKER_CONFIG,
   WORKER_LOGGER,
   type DelegatedTaskSteps,
@@ -76,7 +77,7 @@ export function imageJobSteps(): DelegatedTaskStepsFactory {
       const prices = new PriceBook(pool);
       const step = new ImageJobStep({
         rows: store,
-        settlement,
+        settlement: tracedTaskSettlements(settlement),
         candidatesFor: async (model) => {
           await Promise.all([catalog.refresh(), breaker.sync()]);
           return catalog.candidatesFor(model);

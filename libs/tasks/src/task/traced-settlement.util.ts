@@ -20,7 +20,10 @@ function tracedSettlement<T>(
   );
 }
 
-/** A step processor's settlement calls, each in its span: every worker that runs steps or polls wires these. */
+/**
+ * A task's settlement calls, each in its span: every worker that settles tasks (steps, polls, image
+ * jobs) wires these.
+ */
 export function tracedTaskSettlements(
   settlement: Pick<TaskSettlementService, 'releaseHold' | 'settle'>,
 ): Pick<TaskStepDependencies, 'releaseHold' | 'settle'> {
