@@ -1,27 +1,18 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startBusyCores } from './busy-cores.mjs';
-import { parseProcessStat } from './proc-stats.mjs';
-
-const readOrNull = (path) => {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return null;
-  }
-};
+import { parseProcessStat, readOrNull } from './proc-stats.mjs';
 
 /** The loop once taskset and nice have exec'd into it: its niceness and the cores it may run on. */
 async function loopOf(pid) {
   for (let tries = 0; tries < 100; tries += 1) {
     const stat = readOrNull(`/proc/${pid}/stat`);
     const status = readOrNull(`/proc/${pid}/status`);
-    if (stat && status && parseProcessStat(stat).name === 'sh') {
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return { nice: Number(fields[16]), cores: /^Cpus_allowed_list:\s+(\S+)/m.exec(status)?.[1] };
+    const loop = stat && parseProcessStat(stat);
+    if (loop?.name === 'sh' && status) {
+      return { nice: loop.nice, cores: /^Cpus_allowed_list:\s+(\S+)/m.exec(status)?.[1] };
     }
     await sleep(20);
   }

@@ -40,6 +40,7 @@ export function parseProcessStat(text) {
     systemTicks: number(15),
     childUserTicks: number(16),
     childSystemTicks: number(17),
+    nice: number(19),
   };
 }
 
@@ -63,7 +64,8 @@ export function parseMachineCpu(statText) {
   return { busyTicks: busy, totalTicks: busy + idle + iowait };
 }
 
-function readOrNull(path) {
+/** A file's text, or null when it cannot be read (a process that is gone). */
+export function readOrNull(path) {
   try {
     return readFileSync(path, 'utf8');
   } catch {

@@ -23,6 +23,7 @@ test('a stat line is read from the last parenthesis, so odd command names do not
   assert.equal(stat.systemTicks, 567);
   assert.equal(stat.childUserTicks, 89);
   assert.equal(stat.childSystemTicks, 10);
+  assert.equal(stat.nice, 0);
 });
 
 test('VmRSS is read in bytes; a zombie without it reads 0', () => {
