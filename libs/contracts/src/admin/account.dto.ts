@@ -1,8 +1,7 @@
 import { MicrosField } from '../validation/micros-field.decorator';
 import { StringField } from '../validation/scalar-field.decorator';
-import { NestedField } from '../validation/nested-field.decorator';
 import { NAME_RULES } from './admin-values.constants';
-import { GovernanceBudgetDto, GovernanceLimitsDto } from './governance.dto';
+import { BudgetField, GovernanceBudgetDto, GovernanceLimitsDto, LimitsField } from './governance.dto';
 
 export class CreateAccountDto {
   @StringField({ description: 'Display name.', ...NAME_RULES })
@@ -15,20 +14,10 @@ export class CreateAccountDto {
   })
   overdraftLimitMicros: string = '0';
 
-  @NestedField(() => GovernanceLimitsDto, {
-    description:
-      "Limits of all the account's keys together (docs/governance.md). Each member optional, null removes it; null removes them all.",
-    optional: true,
-    nullable: true,
-  })
+  @LimitsField('account')
   limits?: GovernanceLimitsDto | null;
 
-  @NestedField(() => GovernanceBudgetDto, {
-    description:
-      "The most all the account's keys together may spend per UTC calendar period; null removes it.",
-    optional: true,
-    nullable: true,
-  })
+  @BudgetField('account')
   budget?: GovernanceBudgetDto | null;
 }
 

@@ -1,6 +1,7 @@
 import { BUDGET_PERIODS, cidrProblem, type BudgetPeriod } from '@gateway/auth';
-import { Field, type FieldOptions } from '../validation/field.decorator';
+import { Field } from '../validation/field.decorator';
 import { MicrosField } from '../validation/micros-field.decorator';
+import { NestedField } from '../validation/nested-field.decorator';
 import { EnumField, IntegerField } from '../validation/scalar-field.decorator';
 import { checkList, checkString, type ListRules } from '../validation/value-checks.util';
 
@@ -58,20 +59,51 @@ export class GovernanceBudgetDto {
   period: BudgetPeriod;
 }
 
-/** At most this many ranges per key: checked on every request of the key. */
-export const MAX_ALLOWED_IPS = 100;
+/** Whose limits and budget a body sets: a key's own, or those of all an account's keys together. */
+export type GovernedScope = 'key' | 'account';
 
-/** CIDR ranges (or single addresses), IPv4 and IPv6. */
-export function CidrListField(options: FieldOptions & ListRules): PropertyDecorator {
+const SCOPE_PHRASE: Record<GovernedScope, string> = {
+  key: 'this key',
+  account: "all the account's keys together",
+};
+
+/** `limits` of a key's or an account's create and update bodies. */
+export function LimitsField(scope: GovernedScope): PropertyDecorator {
+  return NestedField(() => GovernanceLimitsDto, {
+    description: `Limits of ${SCOPE_PHRASE[scope]} (docs/governance.md). Each member optional, null removes it; null removes them all.`,
+    optional: true,
+    nullable: true,
+  });
+}
+
+/** `budget` of a key's or an account's create and update bodies. */
+export function BudgetField(scope: GovernedScope): PropertyDecorator {
+  return NestedField(() => GovernanceBudgetDto, {
+    description: `The most ${SCOPE_PHRASE[scope]} may spend per UTC calendar period; null removes it.`,
+    optional: true,
+    nullable: true,
+  });
+}
+
+/** At most this many ranges per key: checked on every request of the key. */
+const MAX_ALLOWED_IPS = 100;
+
+/** `allowedIps` of a key's create and update bodies: CIDR ranges (or single addresses), IPv4 and IPv6. */
+export function AllowedIpsField(): PropertyDecorator {
+  const rules: ListRules = { maxItems: MAX_ALLOWED_IPS };
   return Field(
-    options,
-    { type: String, isArray: true, example: ['203.0.113.0/24', '2001:db8::/32'], maxItems: options.maxItems },
+    {
+      description:
+        'CIDR ranges (IPv4, IPv6) the key may be used from; empty means anywhere. The client address follows TRUST_PROXY.',
+      optional: true,
+    },
+    { type: String, isArray: true, example: ['203.0.113.0/24', '2001:db8::/32'], maxItems: MAX_ALLOWED_IPS },
     'cidrList',
     (value) =>
       checkList(
         value,
         (item) => checkString(item, { nonEmpty: true, maxLength: 64 }) ?? cidrProblem(item as string),
-        options,
+        rules,
       ),
   );
 }

@@ -1,6 +1,11 @@
 import { EnumField, IsoDateField, StringField, StringListField } from '../validation/scalar-field.decorator';
-import { NestedField } from '../validation/nested-field.decorator';
-import { CidrListField, GovernanceBudgetDto, GovernanceLimitsDto, MAX_ALLOWED_IPS } from './governance.dto';
+import {
+  AllowedIpsField,
+  BudgetField,
+  GovernanceBudgetDto,
+  GovernanceLimitsDto,
+  LimitsField,
+} from './governance.dto';
 import { KEY_STATUSES, KeyStatus, NAME_RULES } from './admin-values.constants';
 
 export class CreateKeyDto {
@@ -20,27 +25,13 @@ export class CreateKeyDto {
   })
   allowedModels?: string[];
 
-  @NestedField(() => GovernanceLimitsDto, {
-    description:
-      'Limits of this key (docs/governance.md). Each member optional, null removes it; null removes them all.',
-    optional: true,
-    nullable: true,
-  })
+  @LimitsField('key')
   limits?: GovernanceLimitsDto | null;
 
-  @NestedField(() => GovernanceBudgetDto, {
-    description: 'The most this key may spend per UTC calendar period; null removes it.',
-    optional: true,
-    nullable: true,
-  })
+  @BudgetField('key')
   budget?: GovernanceBudgetDto | null;
 
-  @CidrListField({
-    description:
-      'CIDR ranges (IPv4, IPv6) the key may be used from; empty means anywhere. The client address follows TRUST_PROXY.',
-    optional: true,
-    maxItems: MAX_ALLOWED_IPS,
-  })
+  @AllowedIpsField()
   allowedIps?: string[];
 }
 
@@ -62,26 +53,12 @@ export class UpdateKeyDto {
   })
   allowedModels?: string[];
 
-  @NestedField(() => GovernanceLimitsDto, {
-    description:
-      'Limits of this key (docs/governance.md). Each member optional, null removes it; null removes them all.',
-    optional: true,
-    nullable: true,
-  })
+  @LimitsField('key')
   limits?: GovernanceLimitsDto | null;
 
-  @NestedField(() => GovernanceBudgetDto, {
-    description: 'The most this key may spend per UTC calendar period; null removes it.',
-    optional: true,
-    nullable: true,
-  })
+  @BudgetField('key')
   budget?: GovernanceBudgetDto | null;
 
-  @CidrListField({
-    description:
-      'CIDR ranges (IPv4, IPv6) the key may be used from; empty means anywhere. The client address follows TRUST_PROXY.',
-    optional: true,
-    maxItems: MAX_ALLOWED_IPS,
-  })
+  @AllowedIpsField()
   allowedIps?: string[];
 }

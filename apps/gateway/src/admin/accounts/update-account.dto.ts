@@ -1,9 +1,10 @@
 import {
+  BudgetField,
   GovernanceBudgetDto,
   GovernanceLimitsDto,
+  LimitsField,
   MicrosField,
   NAME_RULES,
-  NestedField,
   StringField,
 } from '@gateway/contracts';
 
@@ -15,19 +16,9 @@ export class UpdateAccountDto {
   @MicrosField({ description: 'How far below zero the available amount may go, in micros.', optional: true })
   overdraftLimitMicros?: string;
 
-  @NestedField(() => GovernanceLimitsDto, {
-    description:
-      "Limits of all the account's keys together (docs/governance.md). Each member optional, null removes it; null removes them all.",
-    optional: true,
-    nullable: true,
-  })
+  @LimitsField('account')
   limits?: GovernanceLimitsDto | null;
 
-  @NestedField(() => GovernanceBudgetDto, {
-    description:
-      "The most all the account's keys together may spend per UTC calendar period; null removes it.",
-    optional: true,
-    nullable: true,
-  })
+  @BudgetField('account')
   budget?: GovernanceBudgetDto | null;
 }
