@@ -89,6 +89,27 @@ describe('asynchronous image jobs', () => {
     (await harness.query<{ status: string }>('select status from holds where request_id = $1', [taskId]))[0]
       ?.status;
 
+  /**
+   * The demo account's one job ended on the channel whose answer ended it (earlier tests' channels
+   * serve the model too): named on the task and on its log row, which ends `upstream_error`; the hold
+   * settled, nothing captured.
+   */
+  const expectEndedOnItsChannel = async (demo: ImageDemo) => {
+    const [task] = await harness.query<{ id: string; channel_id: string | null }>(
+      'select id, channel_id from tasks where account_id = $1',
+      [demo.accountId],
+    );
+    expect(task.channel_id).not.toBeNull();
+    expect(
+      await harness.query(
+        'select end_reason, channel_id, cost_micros::text from request_logs where request_id = $1',
+        [task.id],
+      ),
+    ).toEqual([{ end_reason: 'upstream_error', channel_id: task.channel_id, cost_micros: '0' }]);
+    expect(await holdOf(task.id)).toBe('settled');
+    expect((await harness.settledBooks(demo.accountId)).captures).toBe(0n);
+  };
+
   beforeAll(async () => {
     harness = await GatewayHarness.start({
       OBJECT_STORE_DIR: objectStoreDir,
@@ -438,18 +459,54 @@ describe('asynchronous image jobs', () => {
       error: { code: 'upstream_bad_request' },
     });
 
-    const [task] = await harness.query<{ id: string; channel_id: string | null }>(
-      'select id, channel_id from tasks where account_id = $1',
-      [demo.accountId],
-    );
-    expect(task.channel_id).not.toBeNull();
+    await expectEndedOnItsChannel(demo);
+  });
+
+  it('ends a job whose images could not be retrieved upstream_error naming the channel, as the synchronous route logs it', async () => {
+    const demo = await seedImageDemo(harness);
+    // The simulator's result links expire as they are handed out: worker-image cannot download them.
+    const lost = await post(demo, {
+      model: 'draw-2',
+      prompt: 'A kite [[sim url_ttl=0]]',
+      response_format: 'url',
+    });
+    expect(lost.status).toBe(202);
+    const done = await finished(demo, lost.body.id);
+    expect(done.body).toMatchObject({ status: 'failed', cost_micros: '0' });
+    expect(done.body.error?.message).toMatch(/could not be retrieved; nothing was charged/);
+
+    await expectEndedOnItsChannel(demo);
+  });
+
+  it('settles on a re-run a job a channel failed before its settlement, its log row ending upstream_error', async () => {
+    const demo = await seedImageDemo(harness);
+    await worker.close();
+    let taskId: string;
+    try {
+      const created = await post(demo, { prompt: 'A job failed in between', response_format: 'b64_json' });
+      expect(created.status).toBe(202);
+      [{ id: taskId }] = await harness.query<{ id: string }>('select id from tasks where account_id = $1', [
+        demo.accountId,
+      ]);
+      // A run's failure transition (naming the channel that answered) won, then its process died before
+      // the settlement.
+      const failed = await harness.query(
+        "update tasks set status = 'failed', channel_id = $2, failure_reason = 'upstream_bad_request: refused' where id = $1 and status = 'queued' returning id",
+        [taskId, demo.channelId],
+      );
+      expect(failed).toHaveLength(1);
+      expect(await holdOf(taskId)).toBe('open');
+    } finally {
+      worker = await startWorker();
+    }
+    await waitFor(async () => (await holdOf(taskId)) === 'settled', 30_000);
+
     expect(
       await harness.query(
         'select end_reason, channel_id, cost_micros::text from request_logs where request_id = $1',
-        [task.id],
+        [taskId],
       ),
-    ).toEqual([{ end_reason: 'upstream_error', channel_id: task.channel_id, cost_micros: '0' }]);
-    expect(await holdOf(task.id)).toBe('settled');
+    ).toEqual([{ end_reason: 'upstream_error', channel_id: demo.channelId, cost_micros: '0' }]);
     expect((await harness.settledBooks(demo.accountId)).captures).toBe(0n);
   });
 

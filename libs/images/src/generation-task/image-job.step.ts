@@ -7,7 +7,6 @@ import {
   type CancellationSignal,
   type GeneratedImage,
   type SafeFetcher,
-  type TaskFailed,
 } from '@gateway/providers-core';
 import {
   FailoverExhaustedError,
@@ -19,7 +18,7 @@ import type { ObjectStore } from '@gateway/storage';
 import {
   releaseReasonOf,
   type HoldReleaseReason,
-  type TaskOutcome,
+  type SettledOutcome,
   type TaskPatch,
   type TaskStatus,
   type TaskStepResult,
@@ -43,7 +42,7 @@ export interface ImageJobStepDependencies {
   rows: ImageJobRows;
   /** The task settlement (TaskSettlementService): each hold's settlement applies once. */
   settlement: {
-    settle(task: Task, outcome: TaskOutcome): Promise<void>;
+    settle(task: Task, outcome: SettledOutcome): Promise<void>;
     releaseHold(holdRequestId: string, reason?: HoldReleaseReason): Promise<void>;
   };
   /** The channels serving a model, read afresh for each run (the channel catalog, refreshed). */
@@ -119,7 +118,7 @@ export class ImageJobStep {
       // A refusal or an upstream failure ends the job, as the synchronous route answers it; anything
       // else (a database or store outage) fails the attempt, and BullMQ runs the job again.
       if (!(error instanceof GatewayError)) throw error;
-      return this.fail(task, 'processing', `${error.code}: ${error.message}`, upstreamFailureOf(error));
+      return this.fail(task, 'processing', `${error.code}: ${error.message}`, answeringChannelOf(error));
     }
     const patch: TaskPatch = {
       channelId: made.candidate.id,
@@ -174,7 +173,7 @@ export class ImageJobStep {
     );
     const stored = await Promise.all(value.result.images.map((image) => this.store(task.id, image, signal)));
     const images = stored.filter((image): image is StoredJobImage => image !== undefined);
-    if (images.length === 0) throw new GatewayError('upstream_unavailable', NO_IMAGES_RETRIEVED);
+    if (images.length === 0) throw new ImagesNotRetrieved(candidate.id);
     const warnings = [...value.planned.warnings, ...value.result.warnings];
     const undelivered = value.result.images.length - images.length + value.result.itemErrors.length;
     if (undelivered > 0)
@@ -204,40 +203,37 @@ export class ImageJobStep {
   }
 
   /**
-   * Terminal failure; the winner settles the hold with nothing captured. One the upstream failed names
-   * its channel on the task and ends its log row `upstream_error`, as a video's does (a channel's
-   * recent errors count it); any other (a refusal, the deadline) ends it `task_failed`.
+   * Terminal failure; the winner settles the hold with nothing captured. One that a channel's answer
+   * ended (an upstream error, or images that could not be retrieved) names the channel on the task and
+   * ends its log row `upstream_error`, as a video's and the synchronous route's do (a channel's recent
+   * errors count it); any other (a refusal, the deadline) ends it `task_failed`.
    */
   private async fail(
     task: Task,
     from: TaskStatus,
     reason: string,
-    upstream?: UpstreamFailureOfJob,
+    channelId?: string,
   ): Promise<TaskStepResult> {
-    const patch: TaskPatch = { failureReason: reason, ...(upstream && { channelId: upstream.channelId }) };
+    const patch: TaskPatch = { failureReason: reason, ...(channelId !== undefined && { channelId }) };
     if (!(await this.deps.rows.transition(task.id, from, 'failed', patch))) {
       return this.asStored(task.id);
     }
     this.deps.logger.info({ taskId: task.id, reason }, 'image job failed');
-    if (task.holdRequestId === null) return { kind: 'finished', status: 'failed' };
-    if (upstream) {
-      const failed = { ...task, ...patch, status: 'failed' } as Task;
-      await this.deps.settlement.settle(failed, { state: 'failed', failure: upstream.failure });
-    } else {
-      await this.deps.settlement.releaseHold(task.holdRequestId);
-    }
-    return { kind: 'finished', status: 'failed' };
+    return this.settleFinished({ ...task, ...patch, status: 'failed' } as Task);
   }
 
   /**
-   * A run may die between a terminal transition and its settlement: a re-run settles again, a no-op
-   * when the first settlement landed (each hold settles once), the missing one otherwise, from the
-   * image count the transition stored.
+   * The settlement of a job that ended, by its winner or, after a run died between the terminal
+   * transition and the settlement, by a re-run: a no-op when the first settlement landed (each hold
+   * settles once), the missing one otherwise, from what the transition stored. A failed job names a
+   * channel only when a channel's answer ended it (`fail`).
    */
   private async settleFinished(task: Task): Promise<TaskStepResult> {
     if (task.holdRequestId !== null) {
       if (task.status === 'completed') {
         await this.deps.settlement.settle(task, { state: 'completed', outputs: [], warnings: [] });
+      } else if (task.status === 'failed' && task.channelId !== null) {
+        await this.deps.settlement.settle(task, { state: 'failed' });
       } else {
         await this.deps.settlement.releaseHold(task.holdRequestId, releaseReasonOf(task.status));
       }
@@ -254,15 +250,20 @@ export class ImageJobStep {
   }
 }
 
-/** The channel whose answer ended a job, and that answer. */
-interface UpstreamFailureOfJob {
-  channelId: string;
-  failure: TaskFailed['failure'];
+/** A channel made the images, and not one of them could be retrieved: nothing is charged. */
+class ImagesNotRetrieved extends GatewayError {
+  constructor(readonly channelId: string) {
+    super('upstream_unavailable', NO_IMAGES_RETRIEVED);
+  }
 }
 
-/** The last attempt of a failover that ended on an upstream's answer; undefined for any other error. */
-function upstreamFailureOf(error: GatewayError): UpstreamFailureOfJob | undefined {
+/**
+ * The channel whose answer ended a job: the last attempt of a failover that ended on an upstream's
+ * answer, or the channel whose images could not be retrieved; undefined for any other error.
+ */
+function answeringChannelOf(error: GatewayError): string | undefined {
+  if (error instanceof ImagesNotRetrieved) return error.channelId;
   if (!(error instanceof FailoverExhaustedError)) return undefined;
   const last = error.attempts.at(-1);
-  return last?.failure && { channelId: last.channelId, failure: last.failure };
+  return last?.failure ? last.channelId : undefined;
 }

@@ -14,7 +14,7 @@ import {
   type HoldReleaseReason,
 } from './task-end-reason';
 import { producedByTask } from './task-produced.util';
-import type { TaskOutcome } from './task-step.types';
+import type { SettledOutcome } from './task-step.types';
 
 const MAX_LATENCY_MS = 2_147_483_647;
 
@@ -22,7 +22,7 @@ const MAX_LATENCY_MS = 2_147_483_647;
  * A task the upstream reports cancelled ends `cancelled` (TaskFailed.cancelled), as when its client's
  * cancel wins (releaseHold): its log row says the same whichever of the two wrote it.
  */
-function endReasonOf(task: Task, outcome: TaskOutcome): string {
+function endReasonOf(task: Task, outcome: SettledOutcome): string {
   if (outcome.state === 'completed') return 'completed';
   return task.status === 'cancelled' ? TASK_CANCELLED_END_REASON : 'upstream_error';
 }
@@ -37,7 +37,7 @@ interface HoldOfTask {
 /** One task's settlement as the batch of settlements it goes in carries it. */
 interface TaskToSettle {
   task: Task;
-  outcome: TaskOutcome;
+  outcome: SettledOutcome;
 }
 
 /**
@@ -80,7 +80,7 @@ export class TaskSettlementService {
    * or task whatever batch it runs in, so a batch that fails half-way is settled again by the re-run
    * of each task's step (settleFinished), or by the sweep of finished tasks with an open hold.
    */
-  settle(task: Task, outcome: TaskOutcome): Promise<void> {
+  settle(task: Task, outcome: SettledOutcome): Promise<void> {
     return this.batcher.call({ task, outcome });
   }
 
@@ -120,7 +120,7 @@ export class TaskSettlementService {
     );
   }
 
-  private settlementOf(task: Task, hold: HoldOfTask, outcome: TaskOutcome): RowHoldSettlement {
+  private settlementOf(task: Task, hold: HoldOfTask, outcome: SettledOutcome): RowHoldSettlement {
     const produced = outcome.state === 'completed' ? producedOf(task, outcome) : {};
     const tokens = produced.tokens;
     const imageCount = imageTaskPriceOf(task.priceSnapshot) ? (produced.imageCount ?? 0) : 0;

@@ -8,6 +8,14 @@ import type { TaskStore } from './task-store';
 /** How a task ended upstream; handed to `settle` by the writer that won the terminal transition. */
 export type TaskOutcome = TaskCompleted | TaskFailed;
 
+/**
+ * What a task's settlement reads of its outcome: a completed task's outputs, or only that it failed
+ * (the log row's end reason comes from the task's status; its failure is on the task's row). A failure
+ * after an upstream's answer that is not an upstream error (an image job's images that could not be
+ * retrieved) settles so too.
+ */
+export type SettledOutcome = TaskCompleted | Pick<TaskFailed, 'state'>;
+
 /** What calling the task's channel takes, resolved from its channel row. */
 export interface TaskChannelConnection {
   context: AdapterContext;

@@ -1,6 +1,5 @@
 import { tracing, type TraceAttributes } from '@gateway/observability';
 import type { TaskSettlementService } from './task-settlement.service';
-import type { TaskStepDependencies } from './task-step.types';
 
 /**
  * Runs a task's settlement (capture or release) in a span of the task's trace when tracing is on;
@@ -26,7 +25,7 @@ function tracedSettlement<T>(
  */
 export function tracedTaskSettlements(
   settlement: Pick<TaskSettlementService, 'releaseHold' | 'settle'>,
-): Pick<TaskStepDependencies, 'releaseHold' | 'settle'> {
+): Pick<TaskSettlementService, 'releaseHold' | 'settle'> {
   return {
     releaseHold: (holdRequestId, reason) =>
       tracedSettlement('task hold release', {}, () => settlement.releaseHold(holdRequestId, reason)),
