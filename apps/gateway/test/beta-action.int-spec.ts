@@ -270,7 +270,11 @@ describe('/bt: the beta Action API through the gateway', () => {
     expect(answer.envelope.message).toContain('Text Risk Not Pass');
     const [task] = await taskRows(blocked);
     expect(task).toMatchObject({ status: 'failed', failure_reason: 'content_policy: Text Risk Not Pass' });
-    expect(await logRow(task.hold_request_id)).toMatchObject({ cost_micros: '0', image_count: 0 });
+    expect(await logRow(task.hold_request_id)).toMatchObject({
+      cost_micros: '0',
+      image_count: 0,
+      end_reason: 'upstream_error',
+    });
     expect(await harness.ledgerTotals(blocked)).toMatchObject({ capture: 0n });
     expect(await accountRow(blocked)).toEqual({ balance: CREDIT.toString(), held: '0' });
   });

@@ -71,7 +71,6 @@ export * from './admin/usage-group-by.check';
 export * from './admin/overview-query.dto';
 export * from './admin/overview-view.dto';
 
-export * from './views/task-failure-reason.util';
 export * from './views/video-error.render';
 export * from './views/video-object.render';
 export * from './views/music-task.render';

@@ -1,5 +1,4 @@
-import type { UpstreamErrorKind } from '@gateway/providers-core';
-import { upstreamFailureOfReason } from './task-failure-reason.util';
+import { upstreamFailureOfReason, type UpstreamErrorKind } from '@gateway/providers-core';
 
 export interface VideoError {
   code: string;

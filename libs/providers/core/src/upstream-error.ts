@@ -54,9 +54,29 @@ export function isChannelFault(kind: UpstreamErrorKind): boolean {
   return CHANNEL_FAULT_KINDS.has(kind);
 }
 
+/**
+ * A task row's failure reason for an upstream's failure, `<kind>: <message>`: the one form the task
+ * writers store, which upstreamFailureOfReason reads back.
+ */
+export function failureReasonOf(failure: Pick<UpstreamFailure, 'kind' | 'message'>): string {
+  return `${failure.kind}: ${failure.message}`;
+}
+
+/**
+ * The upstream failure a task row's failure reason records (failureReasonOf). Undefined for the
+ * gateway's own reasons (a deadline, a lost submission, a channel removed).
+ */
+export function upstreamFailureOfReason(reason: string | null): UpstreamFailure | undefined {
+  const separator = reason?.indexOf(': ') ?? -1;
+  if (reason === null || separator <= 0) return undefined;
+  const kind = UPSTREAM_ERROR_KINDS.find((known) => known === reason.slice(0, separator));
+  // Stored failures are final: the task ended on them.
+  return kind && { kind, message: reason.slice(separator + 2), retryable: false };
+}
+
 export class UpstreamError extends Error {
   constructor(readonly failure: UpstreamFailure) {
-    super(`${failure.kind}: ${failure.message}`);
+    super(failureReasonOf(failure));
     this.name = 'UpstreamError';
   }
 }

@@ -16,7 +16,7 @@ import type { JsonHandle, JsonObject } from './json-value';
 import { PrismaTaskChannelResolver } from './prisma-task-channel.resolver';
 import { toImageTaskPriceSnapshot, toVideoTaskPriceSnapshot } from './task-price-snapshot';
 import { ROW_RECHECK_MS } from './task-poll-snapshot';
-import { TASK_CANCELLED_END_REASON } from './task-end-reason';
+import { TASK_ABANDONED_END_REASON, TASK_CANCELLED_END_REASON } from './task-end-reason';
 import { TaskSettlementService } from './task-settlement.service';
 import { DEADLINE_EXCEEDED, SUBMISSION_OUTCOME_UNKNOWN, TaskStepProcessor } from './task-step.processor';
 import type { TaskOutcome, TaskStepTiming } from './task-step.types';
@@ -333,6 +333,36 @@ describe('TaskStepProcessor (Postgres)', () => {
     });
     const logs = await prisma.requestLog.findMany({ where: { requestId: task.holdRequestId ?? '' } });
     expect(logs).toMatchObject([{ endReason: TASK_CANCELLED_END_REASON, costMicros: 0n }]);
+  });
+
+  it('settles on a re-run a task its upstream failed before its settlement, its log row ending upstream_error', async () => {
+    const { processor, settled, released } = harness();
+    const failedUpstream = await queuedTask();
+    const abandoned = await queuedTask();
+    // Each worker won its failure transition, then died before its settlement: one on an upstream's
+    // answer, one on the gateway's own reason.
+    for (const [task, failureReason] of [
+      [failedUpstream, 'content_policy: prompt refused'],
+      [abandoned, DEADLINE_EXCEEDED],
+    ] as const) {
+      expect(await store.transition(task.id, 'queued', 'failed', { failureReason })).toBe(true);
+      expect(await processor.runStep(task.id)).toEqual({ kind: 'finished', status: 'failed' });
+    }
+
+    expect(settled).toMatchObject([
+      { taskId: failedUpstream.id, outcome: { state: 'failed', failure: { kind: 'content_policy' } } },
+    ]);
+    expect(released).toEqual([abandoned.holdRequestId]);
+    const endReasons = await prisma.requestLog.findMany({
+      where: { requestId: { in: [failedUpstream.id, abandoned.id] } },
+      select: { requestId: true, endReason: true, costMicros: true },
+    });
+    expect(new Map(endReasons.map((row) => [row.requestId, [row.endReason, row.costMicros]]))).toEqual(
+      new Map([
+        [failedUpstream.id, ['upstream_error', 0n]],
+        [abandoned.id, [TASK_ABANDONED_END_REASON, 0n]],
+      ]),
+    );
   });
 
   it('captures on a re-run the images stored with the terminal transition, not what the row can re-read', async () => {

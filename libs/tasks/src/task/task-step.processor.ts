@@ -1,9 +1,10 @@
 import type { Task } from '@gateway/db';
 import {
   UpstreamError,
+  failureReasonOf,
+  upstreamFailureOfReason,
   type TaskAdapter,
   type TaskPollResult,
-  type UpstreamFailure,
 } from '@gateway/providers-core';
 import { errorMessageOf } from '@gateway/observability';
 import { DelayedError, type Job } from 'bullmq';
@@ -356,7 +357,7 @@ export class TaskStepProcessor {
             ...producedByTask(task, outcome),
             completedAt: new Date(this.now()),
           }
-        : { failureReason: describeFailure(outcome.failure) };
+        : { failureReason: failureReasonOf(outcome.failure) };
     const status = outcome.state === 'failed' && outcome.cancelled ? 'cancelled' : outcome.state;
     const won = await this.deps.store.transition(task.id, from, status, patch);
     if (!won) return this.finishedAsStored(task.id);
@@ -369,13 +370,17 @@ export class TaskStepProcessor {
   /**
    * A worker may die between winning the terminal transition and settling. Settlement applies once per
    * hold, so a re-run settles again: a no-op when the first settlement landed, the missing one otherwise,
-   * capturing what the transition stored the task produced.
+   * capturing what the transition stored the task produced. A task its upstream failed (its failure
+   * reason says so) is settled as the winner would have, its log row ending `upstream_error`.
    */
   private async settleFinished(task: Task): Promise<void> {
     if (task.holdRequestId === null) return;
+    const failure = task.status === 'failed' ? upstreamFailureOfReason(task.failureReason) : undefined;
     if (task.status === 'completed') {
       const outputs = task.resultUrl === null ? [] : [{ url: task.resultUrl }];
       await this.deps.settle(task, { state: 'completed', outputs, warnings: [] });
+    } else if (failure) {
+      await this.deps.settle(task, { state: 'failed', failure });
     } else {
       await this.deps.releaseHold(task.holdRequestId, releaseReasonOf(task.status));
     }
@@ -430,8 +435,4 @@ const TURN_EARLY_MS = 5;
 function progressOf(result: TaskPollResult): number | undefined {
   if (result.state !== 'pending' || result.progress === undefined) return undefined;
   return Math.min(100, Math.max(0, Math.round(result.progress)));
-}
-
-function describeFailure(failure: UpstreamFailure): string {
-  return `${failure.kind}: ${failure.message}`;
 }

@@ -1,4 +1,4 @@
-import { UPSTREAM_ERROR_KINDS, type TaskOutput, type UpstreamFailure } from '@gateway/providers-core';
+import { upstreamFailureOfReason, type TaskOutput, type UpstreamFailure } from '@gateway/providers-core';
 import { GatewayError } from '@gateway/errors';
 import { toClientError } from '@gateway/routing';
 
@@ -25,19 +25,14 @@ export function betaClientError(failure: UpstreamFailure): GatewayError {
  * it (the step processor writes it so), or the gateway's own reason (a deadline, a lost submission).
  */
 export function failedTaskError(failureReason: string | null): GatewayError {
-  const reason = failureReason ?? 'the task failed';
-  const separator = reason.indexOf(': ');
-  const kind =
-    separator < 0 ? undefined : UPSTREAM_ERROR_KINDS.find((known) => known === reason.slice(0, separator));
-  if (kind === 'content_policy' || kind === 'bad_request') {
+  const failure = upstreamFailureOfReason(failureReason);
+  if (failure?.kind === 'content_policy' || failure?.kind === 'bad_request') {
     return betaClientError({
-      kind,
-      retryable: false,
-      message: reason.slice(separator + 2),
-      upstreamCode: kind === 'content_policy' ? OUTPUT_BLOCK_CODE : undefined,
+      ...failure,
+      upstreamCode: failure.kind === 'content_policy' ? OUTPUT_BLOCK_CODE : undefined,
     });
   }
-  return new GatewayError('upstream_unavailable', `The task failed: ${reason}.`);
+  return new GatewayError('upstream_unavailable', `The task failed: ${failureReason ?? 'the task failed'}.`);
 }
 
 /**

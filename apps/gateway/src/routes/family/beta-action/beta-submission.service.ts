@@ -7,6 +7,7 @@ import type { Task } from '@gateway/db';
 import { betaImageModelOf } from '@gateway/dialects';
 import { taskAdapterFor } from '@gateway/providers';
 import {
+  failureReasonOf,
   isJsonObject,
   RequestCancellation,
   UpstreamError,
@@ -235,10 +236,22 @@ export class BetaSubmissionService {
         await this.enqueueStep(task.id);
         throw new GatewayError('upstream_timeout', SUBMISSION_TIMEOUT_MESSAGE, { cause: error.cause });
       }
-      const failure = error instanceof FailoverExhaustedError ? error.attempts.at(-1)?.failure : undefined;
-      const reason = failure ? `${failure.kind}: ${failure.message}` : 'submission failed';
+      const last = error instanceof FailoverExhaustedError ? error.attempts.at(-1) : undefined;
+      const failure = last?.failure;
+      const reason = failure ? failureReasonOf(failure) : 'submission failed';
       if (await runtime.store.transition(task.id, 'processing', 'failed', { failureReason: reason })) {
-        await runtime.settlement.releaseHold(task.holdRequestId as string);
+        // As a video's refused submission: on the channel that refused it, its log row `upstream_error`.
+        if (last && failure) {
+          const failed: Task = {
+            ...task,
+            status: 'failed',
+            failureReason: reason,
+            channelId: last.channelId,
+          };
+          await runtime.settlement.settle(failed, { state: 'failed' });
+        } else {
+          await runtime.settlement.releaseHold(task.holdRequestId as string);
+        }
       }
       throw failure ? betaClientError(failure) : error;
     }
