@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Queue } from 'bullmq';
+import { Queue, QueueEvents } from 'bullmq';
 import type { Pool } from 'pg';
 import { loadConfig } from '@gateway/config';
 import { createPgPool, createPrismaClient, type Asset, type Prisma, type PrismaClient } from '@gateway/db';
@@ -94,6 +94,14 @@ export class EtaAssetLibrary {
   /** The queue worker-assets consumes, under the environment's prefix. */
   queue(): Queue {
     return new Queue(QUEUE_NAMES.assetTasks, {
+      connection: { url: REDIS_URL },
+      prefix: this.env.REDIS_PREFIX,
+    });
+  }
+
+  /** That queue's events (BullMQ's event stream), from the moment it is ready. */
+  queueEvents(): QueueEvents {
+    return new QueueEvents(QUEUE_NAMES.assetTasks, {
       connection: { url: REDIS_URL },
       prefix: this.env.REDIS_PREFIX,
     });

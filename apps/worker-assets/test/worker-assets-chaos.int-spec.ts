@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Queue } from 'bullmq';
+import type { Queue, QueueEvents } from 'bullmq';
 import { ASSET_STATUS_JOB_NAME, enqueueAssetStatus, queueWorkerName } from '@gateway/tasks';
 import { BuiltApps, waitFor, type AppProcess } from '@gateway/testing';
 import { EtaAssetLibrary } from './eta-asset-library.fixture';
@@ -26,26 +26,30 @@ const scriptOf = (index: number) =>
 
 /**
  * worker-assets from the production build, two of them, one SIGKILLed and restarted every few
- * seconds while 40 assets are processed upstream: a killed worker's looks in flight are cut (the
- * simulator counts them), its locked jobs are taken over once their lock expires, and every asset
- * ends as its upstream processing did, none left Processing and no job left behind.
+ * seconds while 40 assets are processed upstream, each kill while the victim holds a job: its locked
+ * jobs are taken over once their lock expires (BullMQ reports them stalled), and every asset ends as
+ * its upstream processing did, none left Processing and no job left behind.
  */
 describe('worker-assets under SIGKILL (production build, Postgres, Redis, eta control plane)', () => {
   let library: EtaAssetLibrary;
   let built: BuiltApps;
   let queue: Queue;
+  let queueEvents: QueueEvents;
   const running: AppProcess[] = [];
 
   beforeAll(async () => {
     library = await EtaAssetLibrary.start(`/@latency=${LOOK_LATENCY_MS}/eta-control`);
     built = BuiltApps.build();
     queue = library.queue();
+    queueEvents = library.queueEvents();
+    await queueEvents.waitUntilReady();
   });
 
   afterAll(async () => {
     await Promise.all(running.map((worker) => worker.kill()));
     await queue?.obliterate({ force: true });
     await queue?.close();
+    await queueEvents?.close();
     built?.remove();
     await library?.close();
   });
@@ -79,12 +83,10 @@ describe('worker-assets under SIGKILL (production build, Postgres, Redis, eta co
     );
   }
 
-  async function abortedLooks(): Promise<number> {
-    const response = await fetch(`${library.simulator.url}/__sim/stats`);
-    return ((await response.json()) as { aborted: number }).aborted;
-  }
-
   it('ends every asset as the upstream processed it, with one of two workers SIGKILLed every few seconds', async () => {
+    // A job whose worker was killed holding it is moved back by the survivor's stalled-job check.
+    const stalledJobs: string[] = [];
+    queueEvents.on('stalled', ({ jobId }) => stalledJobs.push(jobId));
     const steady = startWorker();
     let victim = startWorker();
     const ids = Array.from({ length: ASSET_COUNT }, (_, index) => `asset_chaos_${index}`);
@@ -114,8 +116,10 @@ describe('worker-assets under SIGKILL (production build, Postgres, Redis, eta co
     await waitFor(async () => (await processingCount()) === 0, RECOVERY_WAIT_MS);
 
     expect(kills).toBeGreaterThanOrEqual(MIN_KILLS);
-    // Kills cut looks in flight: the jobs they held were locked by a dead worker and taken over.
-    expect(await abortedLooks()).toBeGreaterThan(0);
+    // Each kill left the job it held locked by a dead worker, and the survivor took it over. Whether
+    // a kill also cut that job's look at the control plane in flight (the simulator counts those) is
+    // chance: on a loaded CI machine, five kills once all landed between a job's look and its row write.
+    expect(new Set(stalledJobs).size).toBeGreaterThan(0);
     const rows = await library.prisma.asset.findMany({ where: { id: { in: ids } } });
     for (const [index, id] of ids.entries()) {
       const row = rows.find((candidate) => candidate.id === id);
