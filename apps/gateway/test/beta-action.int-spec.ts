@@ -275,6 +275,14 @@ describe('/bt: the beta Action API through the gateway', () => {
       image_count: 0,
       end_reason: 'upstream_error',
     });
+    // On the channel that refused it, named on the task and on its log row.
+    const [named] = await harness.query<{ task_channel: string | null; log_channel: string | null }>(
+      `select t.channel_id as task_channel, l.channel_id as log_channel
+         from tasks t join request_logs l on l.request_id = t.hold_request_id where t.id = $1`,
+      [task.id],
+    );
+    expect(named.task_channel).not.toBeNull();
+    expect(named.log_channel).toBe(named.task_channel);
     expect(await harness.ledgerTotals(blocked)).toMatchObject({ capture: 0n });
     expect(await accountRow(blocked)).toEqual({ balance: CREDIT.toString(), held: '0' });
   });

@@ -241,7 +241,7 @@ export class BetaSubmissionService {
       const reason = failure ? failureReasonOf(failure) : 'submission failed';
       if (await runtime.store.transition(task.id, 'processing', 'failed', { failureReason: reason })) {
         // As a video's refused submission: on the channel that refused it, its log row `upstream_error`.
-        if (last && failure) {
+        if (last?.failure) {
           const failed: Task = {
             ...task,
             status: 'failed',
