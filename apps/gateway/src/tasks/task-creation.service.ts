@@ -36,10 +36,13 @@ export class TaskCreation {
   }
 
   /** The hold of a task whose row was not written (or lost an idempotency race). */
-  async release(runtime: TaskRuntime, taskId: string, kind: TaskKind): Promise<void> {
-    await runtime.settlement.releaseHold(taskId).catch((error: unknown) => {
+  async release(runtime: TaskRuntime, holdRequestId: string, kind: TaskKind): Promise<void> {
+    await runtime.settlement.releaseHold(holdRequestId).catch((error: unknown) => {
       // The hold reaper releases it at its time to live.
-      this.logger.error({ err: error, taskId }, `hold of an uncreated ${kind} task could not be released`);
+      this.logger.error(
+        { err: error, holdRequestId },
+        `hold of an uncreated ${kind} task could not be released`,
+      );
     });
   }
 

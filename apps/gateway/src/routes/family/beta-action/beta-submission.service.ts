@@ -27,6 +27,7 @@ import { LOGGER } from '../../../platform/infrastructure/tokens';
 import { ChannelAttempts } from '../../../pipeline/channel-attempts';
 import type { PlannedTask, TaskCreated, TaskCreationRoute } from '../../../pipeline/task-creation-route';
 import { newPublicTaskId } from '../../../tasks/public-task-id.util';
+import { TaskCreation } from '../../../tasks/task-creation.service';
 import type { TaskRuntime } from '../../../tasks/task-runtime';
 import { TaskRuntimeLoader } from '../../../tasks/task-runtime.loader';
 import { taskStoreUnavailable } from '../../../tasks/task-store-unavailable';
@@ -83,6 +84,7 @@ export class BetaSubmissionService {
     private readonly channelAttempts: ChannelAttempts,
     private readonly tasks: TaskRuntimeLoader,
     private readonly stepQueues: TaskStepQueues,
+    private readonly rows: TaskCreation,
     private readonly forwardedUrls: ForwardedUrls,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -202,13 +204,7 @@ export class BetaSubmissionService {
       if (created.created) await runtime.store.transition(created.task.id, 'queued', 'processing');
       return created;
     } catch (error) {
-      await runtime.settlement.releaseHold(holdRequestId).catch((releaseError: unknown) => {
-        // The hold reaper releases it at its time to live.
-        this.logger.error(
-          { err: releaseError, holdRequestId },
-          'hold of an uncreated task could not be released',
-        );
-      });
+      await this.rows.release(runtime, holdRequestId, IMAGE_TASK_KIND);
       return taskStoreUnavailable(error);
     }
   }

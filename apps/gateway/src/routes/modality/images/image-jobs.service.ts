@@ -23,7 +23,7 @@ import type {
 } from '../../../pipeline/task-creation-route';
 import { CONFIG, LOGGER, OBJECT_STORE } from '../../../platform/infrastructure/tokens';
 import { isPublicTaskId, newPublicTaskId } from '../../../tasks/public-task-id.util';
-import { sameRequestOrConflict } from '../../../tasks/task-creation.service';
+import { sameRequestOrConflict, TaskCreation } from '../../../tasks/task-creation.service';
 import { taskRequestHash } from '../../../tasks/task-request-hash';
 import type { TaskRuntime } from '../../../tasks/task-runtime';
 import { TaskRuntimeLoader } from '../../../tasks/task-runtime.loader';
@@ -73,6 +73,7 @@ export class ImageJobsService {
     private readonly images: ImageGenerationService,
     private readonly tasks: TaskRuntimeLoader,
     private readonly stepQueues: TaskStepQueues,
+    private readonly rows: TaskCreation,
     @Inject(OBJECT_STORE) private readonly objects: ObjectStore,
     @Inject(CONFIG) private readonly config: GatewayConfig,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -173,27 +174,21 @@ export class ImageJobsService {
     baseUrl: string,
   ): Promise<TaskCreated<CreatedImageJob>> {
     const { runtime, taskId, image, idempotency } = plan;
-    let written: { task: Task; created: boolean };
-    try {
-      written = await runtime.store.create({
-        id: taskId,
-        kind: IMAGE_TASK_KIND,
-        keyId: key.id,
-        accountId: key.accountId,
-        model: image.model,
-        request: plan.storedRequest as never,
-        holdRequestId: taskId,
-        priceSnapshot: priceSnapshotOf(runtime, image),
-        deadlineAt: new Date(Date.now() + this.deadlineMs()),
-        ...(idempotency ? { idempotencyKey: idempotency.key, requestHash: idempotency.requestHash } : {}),
-      });
-    } catch (error) {
-      await this.release(runtime, taskId);
-      throw taskStoreUnavailable(error);
-    }
+    const written = await this.rows.insertRow(runtime, {
+      id: taskId,
+      kind: IMAGE_TASK_KIND,
+      keyId: key.id,
+      accountId: key.accountId,
+      model: image.model,
+      request: plan.storedRequest as never,
+      holdRequestId: taskId,
+      priceSnapshot: priceSnapshotOf(runtime, image),
+      deadlineAt: new Date(Date.now() + this.deadlineMs()),
+      ...(idempotency ? { idempotencyKey: idempotency.key, requestHash: idempotency.requestHash } : {}),
+    });
     if (!written.created) {
       // Another request under the same Idempotency-Key wrote its job first: this one's hold is not needed.
-      await this.release(runtime, taskId);
+      await this.rows.release(runtime, taskId, IMAGE_TASK_KIND);
       const replayed = await this.replayed(written.task, idempotency?.requestHash ?? '', baseUrl);
       return { created: replayed, taskId: written.task.id };
     }
@@ -205,13 +200,6 @@ export class ImageJobsService {
     // Just created: no images to render yet.
     const view = await toImageJobView(task, { baseUrl: '', format: 'url' });
     return { created: { task: view }, taskId };
-  }
-
-  private async release(runtime: TaskRuntime, taskId: string): Promise<void> {
-    await runtime.settlement.releaseHold(taskId).catch((error: unknown) => {
-      // The hold reaper releases it at its time to live.
-      this.logger.error({ err: error, taskId }, 'hold of an unwritten image job not released');
-    });
   }
 
   private deadlineMs(): number {
