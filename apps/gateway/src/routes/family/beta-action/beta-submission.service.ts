@@ -211,8 +211,9 @@ export class BetaSubmissionService {
 
   /**
    * The upstream submission, on the first channel that accepts it. A refusal fails the task and
-   * releases its hold, and the client gets the upstream's answer. An unknown outcome leaves the task
-   * to worker-image, which fails and releases it once the submission timeout has passed.
+   * settles its hold with nothing captured on the refusing channel (its log row `upstream_error`), and
+   * the client gets the upstream's answer. An unknown outcome leaves the task to worker-image, which
+   * fails and releases it once the submission timeout has passed.
    */
   private async submitUpstream(
     runtime: TaskRuntime,
