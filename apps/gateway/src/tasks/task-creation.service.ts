@@ -25,12 +25,15 @@ export class TaskCreation {
     @Inject(CONFIG) private readonly config: GatewayConfig,
   ) {}
 
-  /** The row, held under its own id; a row that cannot be written releases the hold. */
-  async insertRow(runtime: TaskRuntime, row: NewTask & { kind: TaskKind }): Promise<CreatedTask> {
+  /** The row of a held task; a row that cannot be written releases the hold it names. */
+  async insertRow(
+    runtime: TaskRuntime,
+    row: NewTask & { kind: TaskKind; holdRequestId: string },
+  ): Promise<CreatedTask> {
     try {
       return await runtime.store.create(row);
     } catch (error) {
-      await this.release(runtime, row.id, row.kind);
+      await this.release(runtime, row.holdRequestId, row.kind);
       return taskStoreUnavailable(error);
     }
   }
