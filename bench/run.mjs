@@ -355,7 +355,13 @@ function describeRun(record) {
     typeof record.instructions?.perRequest === 'number'
       ? `${Math.round(record.instructions.perRequest).toLocaleString('en-US')} instructions/req `
       : '';
-  return `${tasks}${rate}${open}${latency} errors ${record.errors?.total ?? '?'} ${cpu}${instructions}rss ${record.rssMiB?.main?.toFixed(1)} MiB others ${record.cpu?.otherCores?.toFixed(2)}${record.noisy ? ' (noisy)' : ''}`;
+  return `${tasks}${rate}${open}${latency} errors ${record.errors?.total ?? '?'} ${cpu}${instructions}rss ${record.rssMiB?.main?.toFixed(1)} MiB others ${record.cpu?.otherCores?.toFixed(2)}${record.noisy ? ' (noisy)' : ''}${drainPart(record.drain)}`;
+}
+
+/** How long the target stayed busy after its load, when it did (bench/lib/quiet-wait.mjs). */
+function drainPart(drain) {
+  if (!drain || (drain.quiet && drain.busyMs === 0)) return '';
+  return `, busy ${(drain.busyMs / 1000).toFixed(2)} s after its load${drain.quiet ? '' : ' (still busy)'}`;
 }
 
 /** ` (kernel N)`: the part of a run's CPU per request spent in the kernel, when it was measured. */

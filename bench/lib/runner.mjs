@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { isContextGroup } from './busy-cores.mjs';
 import { diffSnapshots, otherCores, readResidentBytes, takeSnapshot } from './proc-stats.mjs';
+import { waitUntilQuiet } from './quiet-wait.mjs';
 import { answerProblem, requestPath } from './scenarios.mjs';
 import { runWrk } from './wrk.mjs';
 
@@ -43,9 +44,11 @@ async function measured(target, work, { settleMs }) {
   const loadStartUs = Number(before.at / 1000n);
   const outcome = await work();
   const loadEndUs = Number(process.hrtime.bigint() / 1000n);
-  // Work a target defers until after the answer (settlement, log batches) belongs to the run.
+  // Work a target defers until after the answer (settlement, log batches) belongs to the run: the
+  // settle time, then for as long as its processes are still busy with it (bench/lib/quiet-wait.mjs).
   await sleep(settleMs);
-  const after = takeSnapshot(target.groups);
+  const settled = await waitUntilQuiet(target.groups, takeSnapshot(target.groups));
+  const after = settled.snapshot;
   const instructions = await target.callgrind?.stop(`run-${loadStartUs}`);
   const diff = diffSnapshots(before, after);
   const groupNames = Object.keys(target.groups);
@@ -78,6 +81,8 @@ async function measured(target, work, { settleMs }) {
       ...(target.groups.workers ? { workers: residentMiB(target.groups.workers) } : {}),
     },
     noisy: others > NOISY_OTHER_CORES,
+    // How long the target stayed busy after its load (beyond the settle time), and whether it ended.
+    drain: { busyMs: settled.busyMs, quiet: settled.quiet },
     // Monotonic microseconds, the clock of CPU profiles: lets a profile be cut to the load.
     windowUs: { startUs: loadStartUs, endUs: loadEndUs },
   };
