@@ -12,8 +12,9 @@ import { diffSnapshots, takeSnapshot } from './proc-stats.mjs';
 /** How long each look at the target's CPU lasts. */
 export const QUIET_INTERVAL_MS = 250;
 /**
- * Below this many cores over one interval the target is quiet: an idle stack (its replica's timers,
- * the workers' polls, Redis) stays under 0.05; a backlog being written keeps it above 0.3.
+ * Below this many cores over one interval the target is quiet: the gateway's stack is, at the first
+ * or second look after most of its runs (its timers, the workers' polls, Redis); 73bce7f's Postgres
+ * backend writing its backlog used 0.3–0.8 of a core.
  */
 export const QUIET_CORES = 0.1;
 /** The longest wait: a target still busy by then is reported so (`quiet: false`), not waited for. */
