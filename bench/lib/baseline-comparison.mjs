@@ -108,6 +108,6 @@ export function renderBaselineSection(results) {
 
 /** Requests over the load's duration plus the time the target stayed busy after it; wrk runs only. */
 function sustainedRate(run) {
-  if (typeof run.rps !== 'number' || !run.drain || !(run.rps > 0)) return undefined;
+  if (!run.drain || !(run.rps > 0)) return undefined;
   return run.requests / (run.requests / run.rps + run.drain.busyMs / 1000);
 }

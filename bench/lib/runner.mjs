@@ -47,9 +47,11 @@ async function measured(target, work, { settleMs }) {
   // Work a target defers until after the answer (settlement, log batches) belongs to the run: the
   // settle time, then for as long as its processes are still busy with it (bench/lib/quiet-wait.mjs).
   await sleep(settleMs);
+  // Instructions stay counted over the load and the settle time only, as before the wait existed:
+  // under callgrind an idle stack runs many times slower, and the wait would count its timers too.
+  const instructions = await target.callgrind?.stop(`run-${loadStartUs}`);
   const settled = await waitUntilQuiet(target.groups, takeSnapshot(target.groups));
   const after = settled.snapshot;
-  const instructions = await target.callgrind?.stop(`run-${loadStartUs}`);
   const diff = diffSnapshots(before, after);
   const groupNames = Object.keys(target.groups);
   const perRequest = (microseconds) => (outcome.requests > 0 ? microseconds / outcome.requests : null);
