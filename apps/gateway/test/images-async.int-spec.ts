@@ -75,19 +75,27 @@ describe('asynchronous image jobs', () => {
     harness.request<ImageTask>('GET', `/v1/images/generations/${id}`, {
       headers: { authorization: `Bearer ${demo.key}` },
     });
+  const holdOf = async (taskId: string) =>
+    (await harness.query<{ status: string }>('select status from holds where request_id = $1', [taskId]))[0]
+      ?.status;
+  /**
+   * A job's GET once it ended and its hold settled. A failed job reads `cost_micros: "0"` from its
+   * terminal transition on, a moment before the worker's settlement writes its log row: the wait covers
+   * both, so what a test reads next is the settled books.
+   */
   const finished = async (demo: ImageDemo, id: string): Promise<HttpAnswer<ImageTask>> => {
     let last: HttpAnswer<ImageTask> | undefined;
     await waitFor(async () => {
       last = await getTask(demo, id);
       return (
-        last.body.status !== 'queued' && last.body.status !== 'processing' && last.body.cost_micros != null
+        last.body.status !== 'queued' &&
+        last.body.status !== 'processing' &&
+        last.body.cost_micros != null &&
+        (await holdOf(id)) === 'settled'
       );
     }, 30_000);
     return last as HttpAnswer<ImageTask>;
   };
-  const holdOf = async (taskId: string) =>
-    (await harness.query<{ status: string }>('select status from holds where request_id = $1', [taskId]))[0]
-      ?.status;
 
   /**
    * The demo account's one job ended on the channel whose answer ended it (earlier tests' channels
