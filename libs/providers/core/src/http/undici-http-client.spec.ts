@@ -36,6 +36,13 @@ describe('createUndiciHttpClient', () => {
       'GET /chunks': { status: 200, body: ['one,', 'two,', 'three'], pauseMs: 5 },
       'GET /silent': { status: 200, silent: true },
       'GET /held': { status: 200, body: 'first piece', holdOpen: true },
+      'GET /bom': { status: 200, body: Buffer.from('\ufeff{"ok":true}') },
+      'GET /small': { status: 200, body: 'x'.repeat(1_000) },
+      'GET /large': {
+        status: 200,
+        body: Array.from({ length: 20 }, () => 'y'.repeat(16 * 1024)),
+        pauseMs: 1,
+      },
     });
     client = createUndiciHttpClient({ keepAliveTimeoutMs: 10_000 });
   });
@@ -142,6 +149,71 @@ describe('createUndiciHttpClient', () => {
     expect((error as UpstreamError).failure).toMatchObject({ kind: 'timeout', retryable: true });
   });
 
+  it('reads a whole body of many chunks, and leaves out a leading byte order mark from its text', async () => {
+    const large = await client.request({ method: 'GET', url: `${upstream.baseUrl}/large`, headers: {} });
+    expect((await large.bytes()).toString()).toBe('y'.repeat(20 * 16 * 1024));
+    const bom = await client.request({ method: 'GET', url: `${upstream.baseUrl}/bom`, headers: {} });
+    await expect(bom.text()).resolves.toBe('{"ok":true}');
+  });
+
+  it('keeps the connection of a dumped short body and closes that of a long one', async () => {
+    const small = await client.request({ method: 'GET', url: `${upstream.baseUrl}/small`, headers: {} });
+    await small.dump();
+    await new Promise((resolve) => setImmediate(resolve));
+    const next = await client.request({ method: 'GET', url: `${upstream.baseUrl}/small`, headers: {} });
+    await next.text();
+    expect(upstream.requests[1].clientPort).toBe(upstream.requests[0].clientPort);
+
+    // 320 KiB: more than a dump reads off to keep the connection.
+    const large = await client.request({ method: 'GET', url: `${upstream.baseUrl}/large`, headers: {} });
+    await large.dump();
+    await upstream.requests[2].socketClosed;
+  });
+
+  it('closes the connection when its reader stops before the end', async () => {
+    const response = await client.request({ method: 'GET', url: `${upstream.baseUrl}/held`, headers: {} });
+    for await (const chunk of response.body) {
+      expect(chunk.toString()).toBe('first piece');
+      break;
+    }
+    await upstream.requests[0].socketClosed;
+  });
+
+  it('pauses the connection while its reader is behind, and delivers every byte once it reads on', async () => {
+    const size = 32 * 1024 * 1024;
+    let written = false;
+    const flooding: Server = createServer((_request, response) => {
+      response.writeHead(200);
+      const piece = Buffer.alloc(64 * 1024, 'z');
+      let left = size / piece.length;
+      const writeOn = () => {
+        while (left > 0) {
+          left -= 1;
+          if (!response.write(piece)) return void response.once('drain', writeOn);
+        }
+        response.end(() => (written = true));
+      };
+      writeOn();
+    });
+    await new Promise<void>((resolve) => flooding.listen(0, '127.0.0.1', resolve));
+    const { port } = flooding.address() as AddressInfo;
+    try {
+      const response = await client.request({ method: 'GET', url: `http://127.0.0.1:${port}/`, headers: {} });
+      const iterator = response.body[Symbol.asyncIterator]();
+      let received = (await iterator.next()).value.length;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      // Paused: the kernel's socket buffers hold a few MiB at most, not the 32 MiB the upstream has.
+      expect(written).toBe(false);
+      for (let next = await iterator.next(); !next.done; next = await iterator.next())
+        received += next.value.length;
+      expect(received).toBe(size);
+      expect(written).toBe(true);
+    } finally {
+      flooding.closeAllConnections();
+      flooding.close();
+    }
+  });
+
   describe.each([
     [
       'an AbortController',
@@ -172,6 +244,38 @@ describe('createUndiciHttpClient', () => {
       abort(reason);
       await expect(pending).rejects.toBe(reason);
       await upstream.requests[0].socketClosed;
+    });
+
+    it('rejects at once, without a request upstream, when its signal was aborted before', async () => {
+      const { signal, abort } = cancellable();
+      const reason = new Error('gone before the call');
+      abort(reason);
+      await expect(
+        client.request({ method: 'GET', url: `${upstream.baseUrl}/small`, headers: {}, signal }),
+      ).rejects.toBe(reason);
+      expect(upstream.requests).toHaveLength(0);
+    });
+
+    it('rejects a request still waiting for a connection as soon as its signal aborts', async () => {
+      const single = createUndiciHttpClient({ connectionsPerOrigin: 1 });
+      try {
+        const holding = await single.request({ method: 'GET', url: `${upstream.baseUrl}/held`, headers: {} });
+        const { signal, abort } = cancellable();
+        const queued = single.request({
+          method: 'GET',
+          url: `${upstream.baseUrl}/small`,
+          headers: {},
+          signal,
+        });
+        const reason = new Error('client went away');
+        abort(reason);
+        await expect(queued).rejects.toBe(reason);
+        // The held answer ends when its reader stops, and the queued request never went out.
+        await holding.body[Symbol.asyncIterator]().return?.();
+      } finally {
+        await single.close();
+      }
+      expect(upstream.requests.map((request) => request.url)).toEqual(['/held']);
     });
 
     it('rethrows an abort while the body streams as the signal reason and closes the connection', async () => {

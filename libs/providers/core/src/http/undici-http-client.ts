@@ -1,7 +1,6 @@
-import type { Dispatcher } from 'undici';
 import { Agent } from './undici-dispatchers';
 import type { UpstreamHttpClient, UpstreamHttpRequest, UpstreamHttpResponse } from '../http-client';
-import { asUndiciSignal, type CancellationSignal } from './request-cancellation';
+import { DispatchedExchange } from './dispatched-exchange';
 import { fromTransportError } from './transport-error.util';
 
 export interface UndiciHttpClientOptions {
@@ -60,76 +59,31 @@ export function createUndiciHttpClient(options: UndiciHttpClientOptions = {}): C
   };
 }
 
-async function sendRequest(
+function sendRequest(
   agent: Agent,
   splitUrl: (url: string) => SplitUrl,
   request: UpstreamHttpRequest,
 ): Promise<UpstreamHttpResponse> {
+  const { signal } = request;
+  if (signal?.aborted) return Promise.reject(signal.reason);
   const { origin, path } = splitUrl(request.url);
+  const exchange = new DispatchedExchange(signal);
   try {
-    const response = await agent.request({
-      origin,
-      path,
-      method: request.method,
-      headers: request.headers,
-      body: request.body,
-      signal: asUndiciSignal(request.signal),
-      headersTimeout: request.headersTimeoutMs,
-      bodyTimeout: request.bodyTimeoutMs,
-    });
-    return new UndiciUpstreamResponse(response, request.signal);
+    agent.dispatch(
+      {
+        origin,
+        path,
+        method: request.method,
+        headers: request.headers,
+        body: request.body,
+        headersTimeout: request.headersTimeoutMs,
+        bodyTimeout: request.bodyTimeoutMs,
+      },
+      exchange,
+    );
   } catch (error) {
-    throw fromTransportError(error, request.signal);
+    // A request undici refuses to dispatch (a closed agent, an invalid option) fails as it would on the wire.
+    return Promise.reject(fromTransportError(error, signal));
   }
-}
-
-class UndiciUpstreamResponse implements UpstreamHttpResponse {
-  readonly status: number;
-  readonly headers: Record<string, string | string[] | undefined>;
-  readonly body: AsyncIterable<Buffer>;
-
-  constructor(
-    private readonly response: Dispatcher.ResponseData,
-    private readonly signal: CancellationSignal | undefined,
-  ) {
-    this.status = response.statusCode;
-    this.headers = response.headers;
-    this.body = { [Symbol.asyncIterator]: () => this.iterateBody() };
-  }
-
-  async text(): Promise<string> {
-    try {
-      return await this.response.body.text();
-    } catch (error) {
-      throw fromTransportError(error, this.signal);
-    }
-  }
-
-  async bytes(): Promise<Buffer> {
-    try {
-      const bytes = await this.response.body.bytes();
-      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    } catch (error) {
-      throw fromTransportError(error, this.signal);
-    }
-  }
-
-  async dump(): Promise<void> {
-    // Best effort: a failure while discarding a body only means the connection is not reused.
-    await this.response.body.dump().catch(() => undefined);
-  }
-
-  /** The readable's own iterator, with transport errors mapped; return() destroys the socket's body. */
-  private iterateBody(): AsyncIterator<Buffer> {
-    const iterator: AsyncIterator<Buffer> = this.response.body[Symbol.asyncIterator]();
-    const signal = this.signal;
-    return {
-      next: () =>
-        iterator.next().catch((error: unknown) => {
-          throw fromTransportError(error, signal);
-        }),
-      return: (value?: unknown) =>
-        iterator.return ? iterator.return(value) : Promise.resolve({ done: true, value: undefined }),
-    };
-  }
+  return exchange.head;
 }
