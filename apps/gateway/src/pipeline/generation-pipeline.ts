@@ -126,7 +126,8 @@ export class GenerationPipeline {
     }
 
     const cancellation = new RequestCancellation();
-    reply.raw.once('close', () => {
+    // `on`, not `once`: a response closes once, and `once` binds a wrapper per request.
+    reply.raw.on('close', () => {
       if (!reply.raw.writableFinished) cancellation.abort(new Error('client disconnected'));
     });
     const admitted = plan;

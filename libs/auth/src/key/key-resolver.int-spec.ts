@@ -327,7 +327,7 @@ describe('KeyResolver (Postgres + Redis)', () => {
       const busy = singleConnectionPool.query('SELECT pg_sleep(0.2)');
       await busyConnectionAcquired;
       acquisitions = 0;
-      const pending: Promise<KeyResolution>[] = [];
+      const pending: Array<KeyResolution | Promise<KeyResolution>> = [];
       for (const key of keys) {
         pending.push(resolver.resolve(key.plaintext));
         await new Promise((resolve) => setImmediate(resolve));

@@ -98,6 +98,18 @@ describe('KeyResolver', () => {
     expect(await second).toEqual({ reason: 'disabled' });
   });
 
+  it('answers a cached key, and a credential that cannot be a key, without a promise', async () => {
+    const first = resolver.resolve(plaintext);
+    expect(first).toBeInstanceOf(Promise);
+    table.answerOldest();
+    await first;
+
+    expect(resolver.resolve(plaintext)).toMatchObject({ id: 'key_1' });
+    expect(resolver.resolve('not-a-key')).toEqual({ reason: 'unknown' });
+    expect(resolver.resolve(undefined)).toEqual({ reason: 'missing' });
+    expect(table.pendingQueries).toBe(0);
+  });
+
   it('ignores messages of other channels', async () => {
     const first = resolver.resolve(plaintext);
     table.answerOldest();

@@ -77,7 +77,12 @@ export class KeyResolver {
     if (this.subscriber.status === 'ready') await this.subscriber.unsubscribe(this.options.channelName);
   }
 
-  async resolve(plaintext: string | undefined): Promise<KeyResolution> {
+  // perf-machinery: synchronous-key-resolution (docs/performance-machinery.md)
+  /**
+   * The answer at once when the cache has it (every request of a busy key), a promise only when the
+   * table must be read: the early authentication hook then takes no promise or microtask hop.
+   */
+  resolve(plaintext: string | undefined): KeyResolution | Promise<KeyResolution> {
     if (!plaintext) return { reason: 'missing' };
     // Every key is made by generateApiKey: a credential of another shape cannot be in the table.
     if (!looksLikeApiKey(plaintext)) return UNKNOWN;
@@ -86,7 +91,7 @@ export class KeyResolver {
     const cached = this.cache.get(hash, now);
     if (cached) return this.judge(cached.record);
     if (this.unknownKeys.has(hash, now)) return UNKNOWN;
-    return this.judge(await this.load(hash));
+    return this.load(hash).then((record) => this.judge(record));
   }
 
   /**

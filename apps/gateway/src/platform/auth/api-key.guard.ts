@@ -1,11 +1,17 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { AuthFailureThrottle, extractCredential, isKeyRejection, KeyResolver } from '@gateway/auth';
+import {
+  AuthFailureThrottle,
+  extractCredential,
+  isKeyRejection,
+  KeyResolver,
+  type KeyResolution,
+} from '@gateway/auth';
 import { GatewayError } from '@gateway/errors';
 import { routeFamilyOf } from '../errors/route-family';
 import { GovernanceRefusalLog } from '../../governance/governance-refusal-log';
 import { ipRefusal } from '../../governance/governance-refusals';
-import { gatewayState } from '../http/gateway-request';
+import { gatewayState, type GatewayRequestState } from '../http/gateway-request';
 import { refusalAfterFailure } from './auth-failure.refusal';
 
 const REJECTION_MESSAGES = {
@@ -30,30 +36,41 @@ export class ApiKeyGuard implements CanActivate {
   }
 
   /**
-   * Attaches the request's key, or throws the GatewayError that refuses it. A request authenticated
-   * already (by the early hook, before its body was read) is not checked twice.
+   * Attaches the request's key, or refuses it with a GatewayError (thrown, or the promise's rejection).
+   * Synchronous when the key is cached, as it is for every request of a busy key; a request
+   * authenticated already (by the early hook, before its body was read) is not checked twice.
    */
-  async authenticate(request: FastifyRequest): Promise<void> {
+  authenticate(request: FastifyRequest): void | Promise<void> {
     const state = gatewayState(request);
     if (state.apiKey !== undefined) return;
     const family = routeFamilyOf(request) === 'native' ? 'native' : 'openai';
     const credential = extractCredential(request.headers, request.query as Record<string, unknown>, family);
     if (!credential) {
       const hint = family === 'native' ? ' (or x-vendor-api-key: <key>, or ?key=<key>)' : '';
-      const refusal = new GatewayError(
-        'unauthenticated',
-        REJECTION_MESSAGES.missing.replace('.', `${hint}.`),
+      return this.refuse(
+        request,
+        new GatewayError('unauthenticated', REJECTION_MESSAGES.missing.replace('.', `${hint}.`)),
       );
-      throw await refusalAfterFailure(this.failures, request, refusal);
     }
-    const resolution = await this.keys.resolve(credential).catch((error: unknown) => {
-      throw new GatewayError('service_unavailable', 'Keys cannot be checked right now; retry shortly.', {
-        cause: error,
-      });
-    });
+    const resolution = this.keys.resolve(credential);
+    if (!(resolution instanceof Promise)) return this.admit(request, state, resolution);
+    return resolution.then(
+      (resolved) => this.admit(request, state, resolved),
+      (error: unknown) => {
+        throw new GatewayError('service_unavailable', 'Keys cannot be checked right now; retry shortly.', {
+          cause: error,
+        });
+      },
+    );
+  }
+
+  private admit(
+    request: FastifyRequest,
+    state: GatewayRequestState,
+    resolution: KeyResolution,
+  ): void | Promise<void> {
     if (isKeyRejection(resolution)) {
-      const refusal = new GatewayError('unauthenticated', REJECTION_MESSAGES[resolution.reason]);
-      throw await refusalAfterFailure(this.failures, request, refusal);
+      return this.refuse(request, new GatewayError('unauthenticated', REJECTION_MESSAGES[resolution.reason]));
     }
     // The key's IP allow-list holds for everything it is used for: inference, task reads, downloads.
     const allowedIps = resolution.governance?.allowedIps;
@@ -71,5 +88,10 @@ export class ApiKeyGuard implements CanActivate {
       throw refusal;
     }
     state.apiKey = resolution;
+  }
+
+  /** A failed authentication, counted against the client's address (auth-failure.refusal.ts). */
+  private async refuse(request: FastifyRequest, refusal: GatewayError): Promise<never> {
+    throw await refusalAfterFailure(this.failures, request, refusal);
   }
 }

@@ -27,17 +27,22 @@ export function registerEarlyAuthentication(
   authenticators: EarlyAuthenticators,
 ): void {
   const { apiKeys, admin, failures } = authenticators;
-  fastify.addHook('onRequest', async (request, reply) => {
+  // perf-machinery: synchronous-key-resolution (docs/performance-machinery.md)
+  // A callback hook, not an async one: a cached key is judged without a promise (ApiKeyGuard).
+  fastify.addHook('onRequest', (request, reply, done) => {
     const area = protectedAreaOf(request);
-    if (area === undefined) return;
-    const authenticator = area === 'admin' ? admin : apiKeys;
-    if (authenticator === undefined) return;
+    const authenticator = area === 'admin' ? admin : area === 'inference' ? apiKeys : undefined;
+    if (authenticator === undefined) return done();
+    // Answered here, the request goes no further: `done` is not called (Fastify's early reply).
+    const refuse = (error: unknown) => failures.sendFailure(error, request, reply);
+    let authenticating: void | Promise<void>;
     try {
-      await authenticator.authenticate(request);
+      authenticating = authenticator.authenticate(request);
     } catch (error) {
-      failures.sendFailure(error, request, reply);
-      return reply;
+      return refuse(error);
     }
+    if (authenticating instanceof Promise) authenticating.then(() => done(), refuse);
+    else done();
   });
 }
 

@@ -53,7 +53,7 @@ export class DispatchedExchange implements Dispatcher.DispatchHandler, UpstreamH
     });
     if (signal !== undefined) {
       this.onAbort = () => this.abort(signal.reason);
-      signal.addEventListener('abort', this.onAbort, { once: true });
+      signal.addEventListener('abort', this.onAbort);
     }
   }
 

@@ -38,4 +38,18 @@ describe('RequestCancellation', () => {
     expect(calls).toEqual([]);
     expect(cancellation.listenerCount('abort')).toBe(0);
   });
+
+  it('calls a listener added twice twice, and removes one of the two at a time', () => {
+    const cancellation = new RequestCancellation();
+    let calls = 0;
+    const listener = () => (calls += 1);
+    cancellation.addEventListener('abort', listener);
+    cancellation.addEventListener('abort', listener);
+    cancellation.addEventListener('abort', listener);
+    cancellation.removeEventListener('abort', listener);
+    expect(cancellation.listenerCount('abort')).toBe(2);
+    cancellation.abort();
+    expect(calls).toBe(2);
+    expect(cancellation.listenerCount('abort')).toBe(0);
+  });
 });

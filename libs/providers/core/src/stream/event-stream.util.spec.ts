@@ -77,6 +77,12 @@ describe('createEventStream', () => {
     expect(parent.listenerCount('abort')).toBe(0);
   });
 
+  it('stops following the parent signal once it ended without an abort', async () => {
+    const parent = new RequestCancellation();
+    await collect(streamOf(parent, 'data: {"a":1}\n\n', 'data: {"a":2}\n\n'));
+    expect(parent.listenerCount('abort')).toBe(0);
+  });
+
   it('iterates every stream with one shared generator function', () => {
     // A generator function per stream gives V8 a map per stream that keeps the finished stream alive
     // until a full collection; the generators of two streams share their prototype only without one.
