@@ -41,6 +41,7 @@ export class DispatchedExchange implements Dispatcher.DispatchHandler, UpstreamH
   private wake: (() => void) | undefined = undefined;
   /** A whole-body reader (bytes, text, dump) takes everything as it comes: the connection is never paused. */
   private collecting = false;
+  /** Bytes dump() read off and dropped; -1 until dump() is called. */
   private discarded = -1;
   private resolveHead!: (response: UpstreamHttpResponse) => void;
   private rejectHead!: (error: unknown) => void;
