@@ -33,8 +33,15 @@ export function registerEarlyAuthentication(
     const area = protectedAreaOf(request);
     const authenticator = area === 'admin' ? admin : area === 'inference' ? apiKeys : undefined;
     if (authenticator === undefined) return done();
-    // Answered here, the request goes no further: `done` is not called (Fastify's early reply).
-    const refuse = (error: unknown) => failures.sendFailure(error, request, reply);
+    // Answered here, the request goes no further: `done` is not called (Fastify's early reply). An
+    // answer that cannot be written goes to Fastify's error handler, as an async hook's throw did.
+    const refuse = (error: unknown) => {
+      try {
+        failures.sendFailure(error, request, reply);
+      } catch (sendError) {
+        done(sendError as Error);
+      }
+    };
     let authenticating: void | Promise<void>;
     try {
       authenticating = authenticator.authenticate(request);

@@ -111,6 +111,17 @@ describe('createUndiciHttpClient', () => {
     expect((error as UpstreamError).failure).toMatchObject({ kind: 'overload', retryable: true });
   });
 
+  it('rejects a request made after the client closed, and keeps no listener on its signal', async () => {
+    const closed = createUndiciHttpClient();
+    await closed.close();
+    const cancellation = new RequestCancellation();
+    await expect(
+      closed.request({ method: 'GET', url: `${upstream.baseUrl}/small`, headers: {}, signal: cancellation }),
+    ).rejects.toMatchObject({ name: 'ClientDestroyedError' });
+    expect(cancellation.listenerCount('abort')).toBe(0);
+    expect(upstream.requests).toHaveLength(0);
+  });
+
   it('maps a connection reset before the answer to a retryable overload', async () => {
     const resetting: Server = createServer((request) => request.socket.destroy());
     await new Promise<void>((resolve) => resetting.listen(0, '127.0.0.1', resolve));

@@ -1,7 +1,6 @@
 import { Agent } from './undici-dispatchers';
 import type { UpstreamHttpClient, UpstreamHttpRequest, UpstreamHttpResponse } from '../http-client';
 import { DispatchedExchange } from './dispatched-exchange';
-import { fromTransportError } from './transport-error.util';
 
 export interface UndiciHttpClientOptions {
   /** Most connections kept to one upstream origin. */
@@ -68,22 +67,19 @@ function sendRequest(
   if (signal?.aborted) return Promise.reject(signal.reason);
   const { origin, path } = splitUrl(request.url);
   const exchange = new DispatchedExchange(signal);
-  try {
-    agent.dispatch(
-      {
-        origin,
-        path,
-        method: request.method,
-        headers: request.headers,
-        body: request.body,
-        headersTimeout: request.headersTimeoutMs,
-        bodyTimeout: request.bodyTimeoutMs,
-      },
-      exchange,
-    );
-  } catch (error) {
-    // A request undici refuses to dispatch (a closed agent, an invalid option) fails as it would on the wire.
-    return Promise.reject(fromTransportError(error, signal));
-  }
+  // undici hands a request it refuses (a closed agent, an invalid option) to the handler's error
+  // callback rather than throwing: the exchange's head then rejects, mapped as a transport error is.
+  agent.dispatch(
+    {
+      origin,
+      path,
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
+      headersTimeout: request.headersTimeoutMs,
+      bodyTimeout: request.bodyTimeoutMs,
+    },
+    exchange,
+  );
   return exchange.head;
 }
