@@ -45,9 +45,6 @@ function refusalsFor(hint: string): HoldRefusals {
   return refusals;
 }
 
-/** A hold taken: from a lease (`lease`) or as a row. */
-type Taken = { ok: true; lease?: LeasedHold };
-
 /** The pipeline's own view of a request: the settlement a whole answer computed for its cost header. */
 interface RunningCall extends GenerationCall {
   settlement?: GenerationSettlement;
@@ -112,10 +109,7 @@ export class GenerationPipeline {
       ticket = admitted instanceof Promise ? await admitted : admitted;
       reply.headers(ticket.headers);
       if (route.holdStyle === 'row-when-priced' && plan.holdMicros === 0n) held = false;
-      else {
-        const taken = this.takeHold(route, plan, key, request.id);
-        ({ lease } = taken instanceof Promise ? await taken : taken);
-      }
+      else ({ lease } = await this.takeHold(route, plan, key, request.id));
     } catch (error) {
       this.recorder.logWithoutHold(
         refusalLogOf(
@@ -197,16 +191,13 @@ export class GenerationPipeline {
     }
   }
 
-  /**
-   * The hold, or the client's refusal (402, or 503 when billing cannot be reached); a span when
-   * tracing. A hold its lease covers comes at once, a refusal of it is thrown.
-   */
+  /** The hold, or the client's refusal (402, or 503 when billing cannot be reached); a span when tracing. */
   private takeHold<Plan extends PlannedGeneration>(
     route: SynchronousGeneration<unknown, Plan, GenerationOutcome>,
     plan: Plan,
     key: ResolvedKey,
     requestId: string,
-  ): Taken | Promise<Taken> {
+  ): Promise<{ ok: true; lease?: LeasedHold }> {
     if (!tracing.enabled) return this.holdOrRefusal(route, plan, key, requestId);
     return tracedHold(route.holdStyle === 'leased' ? 'leased' : 'row', plan.model, () =>
       this.holdOrRefusal(route, plan, key, requestId),
@@ -218,7 +209,7 @@ export class GenerationPipeline {
     plan: Plan,
     key: ResolvedKey,
     requestId: string,
-  ): Taken | Promise<Taken> {
+  ): Promise<{ ok: true; lease?: LeasedHold }> {
     const input = {
       requestId,
       accountId: key.accountId,
@@ -230,7 +221,6 @@ export class GenerationPipeline {
     };
     const refusals = refusalsFor(route.holdHint);
     const taking = route.holdStyle === 'leased' ? this.leases.take(input) : this.rowHolds.take(input);
-    if (!(taking instanceof Promise)) return refusals.accept(taking);
     return taking.then(refusals.accept, (error: unknown) => {
       this.logger.error({ err: error, requestId }, 'hold failed');
       throw refusals.unavailable();

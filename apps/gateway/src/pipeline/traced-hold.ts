@@ -14,7 +14,7 @@ function holdFailureKind(error: unknown): string {
  * the model and the hold's style, never the amount or the account (a figure of one customer's
  * spending). Used only when tracing is on.
  */
-export function tracedHold<T>(style: HoldSpanStyle, model: string, take: () => T | Promise<T>): Promise<T> {
+export function tracedHold<T>(style: HoldSpanStyle, model: string, take: () => Promise<T>): Promise<T> {
   return tracing.inSpan(
     'hold',
     { 'gateway.model': model, 'gateway.hold.style': style },

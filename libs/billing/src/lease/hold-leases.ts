@@ -83,19 +83,15 @@ export class HoldLeases {
     this.now = options.now ?? Date.now;
   }
 
-  // perf-machinery: synchronous-lease-hold (docs/performance-machinery.md)
-  /**
-   * Takes the hold from this process's lease when it covers it, at once (no promise: most holds of a
-   * busy account); otherwise grows the lease first. An invalid input is a rejected promise, as a
-   * failed round trip is.
-   */
-  take(input: TakeHoldInput): TakeHoldResult | Promise<TakeHoldResult> {
+  /** Takes the hold from this process's lease when it covers it; otherwise grows the lease first. */
+  take(input: TakeHoldInput): Promise<TakeHoldResult> {
     if (this.options.holdsAhead === 0) return this.holds.take(input);
     const problem = holdInputProblem(input);
     if (problem) return Promise.reject(problem);
     const lease = this.byAccount.get(input.accountId);
     const now = this.now();
-    if (lease && this.covers(lease, input.amount, now)) return this.takeFrom(lease, input, now);
+    if (lease && this.covers(lease, input.amount, now))
+      return Promise.resolve(this.takeFrom(lease, input, now));
     return this.takeAfterReserving(input);
   }
 
