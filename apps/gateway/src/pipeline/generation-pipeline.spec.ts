@@ -209,6 +209,33 @@ describe('GenerationPipeline', () => {
     expect(settlements).toEqual([expect.objectContaining({ captureMicros: 0n })]);
   });
 
+  it('writes a whole answer at the end of the turn while another request is in flight, settled as before', async () => {
+    const { governance, settled } = recordingGovernance();
+    const { pipeline, settlements } = pipelineWith(governance);
+    let release = () => undefined as void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slow: typeof route = {
+      ...route,
+      answer: async (...args) => {
+        await held;
+        return route.answer(...args);
+      },
+    };
+    const first = new FakeReply();
+    const serving = pipeline.serve(slow, plan, fakeRequest(), first as unknown as FastifyReply);
+    const second = new FakeReply();
+    await pipeline.serve(route, plan, fakeRequest(), second as unknown as FastifyReply);
+    expect(second.sent).toBe(false);
+    expect(settled).toEqual([{ tokens: undefined, costMicros: 42n }]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(second.body).toEqual({ made: true });
+    expect(second.sentHeaders).toMatchObject({ ...LIMIT_HEADERS, [COST_HEADER]: '42' });
+    release();
+    await serving;
+    expect(first.body).toEqual({ made: true });
+    expect(settlements).toHaveLength(2);
+  });
+
   describe('task creation', () => {
     const hold = { requestId: 'video_1', model: 'delta-2', route: '/v1/videos', amount: 500n, ttlMs: 1000 };
     const taskRoute = (create: () => Promise<string>): TaskCreationRoute<PlannedTask, string> => ({

@@ -16,6 +16,7 @@ import { SettlementRecorder } from './settlement-recorder';
 import { tracedHold } from './traced-hold';
 import { warningHeader } from './warning-header';
 import { gatewayErrorBody } from '../platform/http/error-reply';
+import { sendAtTurnEnd } from '../platform/http/turn-end-sends';
 import { gatewayState } from '../platform/http/gateway-request';
 import { CONFIG, LOGGER } from '../platform/infrastructure/tokens';
 import { REQUEST_GOVERNANCE, type GovernanceTicket, type RequestGovernance } from './request-governance';
@@ -59,7 +60,8 @@ interface RunningCall extends GenerationCall {
  *  3. hold: leased or a row, as the route chooses; refused, nothing more happens;
  *  4. run: registered in flight (shutdown ends it in the route's dialect), cancelled when the client leaves;
  *  5. call: the route calls its channels with failover (ChannelAttempts), or writes its task;
- *  6. answer: whole (with its cost), a stream (head first), a task, or the failure in the route's dialect;
+ *  6. answer: whole (with its cost; while others are in flight, at the end of the event loop's turn),
+ *     a stream (head first), a task, or the failure in the route's dialect;
  *  7. settle: the capture and the log row, exactly once, after the answer;
  *  8. the refusal's log row, for every request refused before its hold.
  * The governance ticket's headers are on every answer of an admitted request, and its settle is
@@ -270,10 +272,22 @@ export class GenerationPipeline {
       .code(200)
       .headers(warningHeader(answer.warnings))
       .header(COST_HEADER, settlement.captureMicros.toString())
-      .header('content-type', JSON_CONTENT_TYPE)
-      .send(answer.body);
+      .header('content-type', JSON_CONTENT_TYPE);
+    // perf-machinery: turn-end-answers (docs/performance-machinery.md)
+    if (this.inFlight.size > 1) sendAtTurnEnd(() => this.sendSafely(reply, answer.body));
+    else reply.send(answer.body);
     this.attemptMetrics.observe(answer.served.candidate, answer.served.durationMs);
     return answer.outcome;
+  }
+
+  /** A deferred send has no caller to throw to: a reply that cannot be written closes its connection. */
+  private sendSafely(reply: FastifyReply, body: unknown): void {
+    try {
+      reply.send(body);
+    } catch (error) {
+      this.logger.error({ err: error, requestId: reply.request.id }, 'answer could not be written');
+      reply.raw.destroy();
+    }
   }
 
   /** The head (its headers written with it: the reply's own are not sent once hijacked), then the relay. */
