@@ -236,6 +236,38 @@ describe('GenerationPipeline', () => {
     expect(settlements).toHaveLength(2);
   });
 
+  it('closes the connection of a deferred answer that cannot be written, and still writes the others', async () => {
+    const { governance } = recordingGovernance();
+    const { pipeline, settlements } = pipelineWith(governance);
+    let release = () => undefined as void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slow: typeof route = {
+      ...route,
+      answer: async (...args) => {
+        await held;
+        return route.answer(...args);
+      },
+    };
+    const serving = pipeline.serve(slow, plan, fakeRequest(), new FakeReply() as unknown as FastifyReply);
+    const broken = Object.assign(new FakeReply(), {
+      request: { id: 'req_broken' },
+      send: () => {
+        throw new Error('cannot write');
+      },
+    });
+    const destroyed: boolean[] = [];
+    Object.assign(broken.raw, { destroy: () => destroyed.push(true) });
+    const healthy = new FakeReply();
+    await pipeline.serve(route, plan, fakeRequest(), broken as unknown as FastifyReply);
+    await pipeline.serve(route, plan, fakeRequest(), healthy as unknown as FastifyReply);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(destroyed).toEqual([true]);
+    expect(healthy.body).toEqual({ made: true });
+    release();
+    await serving;
+    expect(settlements).toHaveLength(3);
+  });
+
   describe('task creation', () => {
     const hold = { requestId: 'video_1', model: 'delta-2', route: '/v1/videos', amount: 500n, ttlMs: 1000 };
     const taskRoute = (create: () => Promise<string>): TaskCreationRoute<PlannedTask, string> => ({
