@@ -101,6 +101,20 @@ const route: SynchronousGeneration<Plan, Plan, GenerationOutcome> = {
   settlementOf: (_plan, outcome) => ({ captureMicros: outcome.httpStatus === 200 ? 42n : 0n }),
 };
 
+/** The route above, its answer held until `release`: a request that stays in flight meanwhile. */
+function heldRoute() {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const slow: typeof route = {
+    ...route,
+    answer: async (...args) => {
+      await held;
+      return route.answer(...args);
+    },
+  };
+  return { slow, release };
+}
+
 function pipelineWith(governance: RequestGovernance, holdTaken = true) {
   const settlements: unknown[] = [];
   const logs: unknown[] = [];
@@ -212,15 +226,7 @@ describe('GenerationPipeline', () => {
   it('writes a whole answer at the end of the turn while another request is in flight, settled as before', async () => {
     const { governance, settled } = recordingGovernance();
     const { pipeline, settlements } = pipelineWith(governance);
-    let release = () => undefined as void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const slow: typeof route = {
-      ...route,
-      answer: async (...args) => {
-        await held;
-        return route.answer(...args);
-      },
-    };
+    const { slow, release } = heldRoute();
     const first = new FakeReply();
     const serving = pipeline.serve(slow, plan, fakeRequest(), first as unknown as FastifyReply);
     const second = new FakeReply();
@@ -239,15 +245,7 @@ describe('GenerationPipeline', () => {
   it('closes the connection of a deferred answer that cannot be written, and still writes the others', async () => {
     const { governance } = recordingGovernance();
     const { pipeline, settlements } = pipelineWith(governance);
-    let release = () => undefined as void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const slow: typeof route = {
-      ...route,
-      answer: async (...args) => {
-        await held;
-        return route.answer(...args);
-      },
-    };
+    const { slow, release } = heldRoute();
     const serving = pipeline.serve(slow, plan, fakeRequest(), new FakeReply() as unknown as FastifyReply);
     const broken = Object.assign(new FakeReply(), {
       request: { id: 'req_broken' },
