@@ -78,16 +78,11 @@ describe('GET /admin/tasks/{id}/content (the console’s preview)', () => {
     }
     const unknown = await harness.request('GET', '/admin/tasks/vid_unknown/content', { headers: { cookie } });
     expect(unknown.status).toBe(404);
-    // The cookie may cancel it from the console's own page. A worker handing it to the upstream at
-    // this moment makes the cancel a 409 saying to try again in a moment, as this does.
-    const cancelled = async () => {
-      const answer = await harness.request('POST', `/admin/tasks/${running}/cancel`, {
-        body: { reason: 'preview test' },
-        headers: fromConsole(cookie, harness.url),
-      });
-      if (answer.status !== 409) expect(answer.status).toBe(200);
-      return answer.status === 200;
-    };
-    await waitFor(cancelled, 10_000);
+    // The cookie may cancel it from the console's own page, whatever step its worker is at.
+    const cancel = await harness.request('POST', `/admin/tasks/${running}/cancel`, {
+      body: { reason: 'preview test' },
+      headers: fromConsole(cookie, harness.url),
+    });
+    expect(cancel.status).toBe(200);
   });
 });

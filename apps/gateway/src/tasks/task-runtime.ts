@@ -24,6 +24,7 @@ import {
   type BoundTaskAdapter,
   type ImageTaskPrice,
   type JsonObject,
+  type OperatorTaskCancellation,
   type TaskCancellation,
   type TaskStepResult,
   type VideoTaskPrice,
@@ -121,6 +122,11 @@ export class TaskRuntime {
    */
   cancel(task: Task, failureReason: string): Promise<TaskCancellation> {
     return this.canceller.cancel(task, failureReason);
+  }
+
+  /** An operator's cancel: the row cancelled and the hold released always, the upstream stopped where it can be. */
+  cancelForOperator(task: Task, failureReason: string): Promise<OperatorTaskCancellation> {
+    return this.canceller.cancelForOperator(task, failureReason);
   }
 
   /**

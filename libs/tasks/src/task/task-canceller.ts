@@ -3,6 +3,7 @@ import { UpstreamError, type TaskAdapter, type TaskPollResult } from '@gateway/p
 import type { JsonHandle } from './json-value';
 import { bindTaskAdapter, type BoundTaskAdapter } from './task-adapter.binding';
 import { TASK_CANCELLED_END_REASON, type HoldReleaseReason } from './task-end-reason';
+import { isTaskStatus, isTerminalTaskStatus } from './task-status';
 import type { TaskStore } from './task-store';
 import type { TaskChannelResolver, TaskStepLogger } from './task-step.types';
 
@@ -15,6 +16,13 @@ export type TaskCancellation =
   /** It runs on and is settled as usual; `reason` says why, in words for the client. */
   | { kind: 'refused'; reason: string };
 
+/** What an operator's cancel did to a task. */
+export type OperatorTaskCancellation =
+  /** The row is cancelled and its hold released; `upstreamStopped` says whether the upstream stopped too. */
+  | { kind: 'cancelled'; upstreamStopped: boolean }
+  /** It ended meanwhile; its row says how. */
+  | { kind: 'ended' };
+
 export interface TaskCancellerDependencies {
   store: TaskStore;
   adapters: ReadonlyMap<string, TaskAdapter>;
@@ -25,8 +33,11 @@ export interface TaskCancellerDependencies {
   logger: TaskStepLogger;
 }
 
-const ENDED: TaskCancellation = { kind: 'ended' };
+const ENDED = { kind: 'ended' } as const;
 const WILL_BE_BILLED = 'it will complete and be billed';
+
+/** Swaps an operator's cancel tries: a status seen may change before its swap (queued → processing). */
+const OPERATOR_SWAP_ATTEMPTS = 3;
 
 /**
  * Cancels a task for its client, free only where the operator pays the upstream nothing for it: before
@@ -73,11 +84,7 @@ export class TaskCanceller {
   ): Promise<TaskCancellation> {
     const handle = task.upstreamHandle as JsonHandle;
     try {
-      const result = await bound.adapter.poll(handle, bound.context);
-      if (result.state !== 'pending') {
-        await this.deps.recordPoll(task, result);
-        return ENDED;
-      }
+      if (await this.recordedUpstreamEnd(task, bound)) return ENDED;
       await bound.adapter.cancel?.(handle, bound.context);
     } catch (error) {
       if (!(error instanceof UpstreamError)) throw error;
@@ -90,13 +97,81 @@ export class TaskCanceller {
     return won ? this.released(task) : ENDED;
   }
 
-  private async released(task: Task): Promise<TaskCancellation> {
-    if (task.holdRequestId !== null) {
-      await this.deps.releaseHold(task.holdRequestId, TASK_CANCELLED_END_REASON);
+  /**
+   * An operator's cancel: the row is cancelled and its hold released whatever the upstream can do, so
+   * the client pays nothing while the upstream may run on and charge the operator, who chose that.
+   * An upstream that has finished is asked first and its end recorded (a completed task captured).
+   * The row's swap comes before the wire's cancel: that cancel deletes the upstream's record, and a
+   * worker polling in between would find it gone and fail the task, so that the operator's cancel
+   * would lose to its own effect.
+   */
+  async cancelForOperator(task: Task, failureReason: string): Promise<OperatorTaskCancellation> {
+    let current: Task | null = task;
+    for (let attempt = 0; attempt < OPERATOR_SWAP_ATTEMPTS; attempt += 1) {
+      if (current === null) return ENDED;
+      const { status } = current;
+      if (!isTaskStatus(status) || isTerminalTaskStatus(status)) return ENDED;
+      const stoppable = await this.stoppableUpstream(current);
+      if (stoppable && (await this.recordedUpstreamEnd(current, stoppable).catch(unlessBug))) return ENDED;
+      if (await this.deps.store.transition(current.id, status, 'cancelled', { failureReason })) {
+        await this.releaseHoldOf(current);
+        // A queued task was never submitted: the swap from `queued` beat the worker's claim.
+        const upstreamStopped =
+          status === 'queued' || (stoppable !== undefined && (await this.stopped(current, stoppable)));
+        return { kind: 'cancelled', upstreamStopped };
+      }
+      current = await this.deps.store.findById(task.id);
     }
+    return ENDED;
+  }
+
+  /** The task's upstream, where it took the task and its wire can cancel it. */
+  private async stoppableUpstream(task: Task): Promise<BoundTaskAdapter | undefined> {
+    if (task.status !== 'processing' || task.upstreamHandle === null) return undefined;
+    const bound = await bindTaskAdapter(task, this.deps.adapters, this.deps.channels);
+    return typeof bound === 'string' || !bound.adapter.cancel ? undefined : bound;
+  }
+
+  /** True when the upstream says the task has ended there, which is then recorded as a step records it. */
+  private async recordedUpstreamEnd(task: Task, bound: BoundTaskAdapter): Promise<boolean> {
+    const result = await bound.adapter.poll(task.upstreamHandle as JsonHandle, bound.context);
+    if (result.state === 'pending') return false;
+    await this.deps.recordPoll(task, result);
+    return true;
+  }
+
+  /**
+   * The wire's cancel of a task whose row is already cancelled: whether it stopped. Any failure only
+   * means it did not, so it is logged, not thrown: the cancel the operator asked for has happened.
+   */
+  private async stopped(task: Task, bound: BoundTaskAdapter): Promise<boolean> {
+    try {
+      await bound.adapter.cancel?.(task.upstreamHandle as JsonHandle, bound.context);
+      return true;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.deps.logger.warn({ taskId: task.id, error: message }, 'upstream cancel of a task refused');
+      return false;
+    }
+  }
+
+  private async released(task: Task): Promise<TaskCancellation> {
+    await this.releaseHoldOf(task);
     this.deps.logger.info({ taskId: task.id }, 'task cancelled by its client');
     return { kind: 'cancelled' };
   }
+
+  private async releaseHoldOf(task: Task): Promise<void> {
+    if (task.holdRequestId !== null) {
+      await this.deps.releaseHold(task.holdRequestId, TASK_CANCELLED_END_REASON);
+    }
+  }
+}
+
+/** An upstream that cannot be asked now tells nothing (false); anything else is a bug and is thrown. */
+function unlessBug(error: unknown): false {
+  if (error instanceof UpstreamError) return false;
+  throw error;
 }
 
 function refused(reason: string): TaskCancellation {

@@ -1,0 +1,236 @@
+import { HoldService, SettlementService } from '@gateway/billing';
+import { createPgPool, createPrismaClient, type PrismaClient, type Task } from '@gateway/db';
+import {
+  UpstreamError,
+  type AdapterContext,
+  type TaskAdapter,
+  type TaskPollResult,
+  type TaskSubmission,
+} from '@gateway/providers-core';
+import { createTestDatabase, type TestDatabase } from '@gateway/testing';
+import type { Pool } from 'pg';
+import type { JsonHandle } from './json-value';
+import { PrismaTaskChannelResolver } from './prisma-task-channel.resolver';
+import { TaskCanceller } from './task-canceller';
+import { TaskSettlementService } from './task-settlement.service';
+import { TaskStepProcessor } from './task-step.processor';
+import { TaskStore } from './task-store';
+
+const HOLD_MICROS = 5_000_000n;
+const silentLogger = { info: () => undefined, warn: () => undefined };
+
+/** What a poll answers once the upstream's record is gone (a wire's cancel deletes it): 404. */
+const RECORD_GONE: TaskPollResult = {
+  state: 'failed',
+  failure: { kind: 'bad_request', retryable: false, httpStatus: 404, message: 'video not found' },
+};
+
+/** An upstream in memory whose wire can cancel; `duringCancel` runs while a cancel is in flight. */
+class CancellableAdapter implements TaskAdapter {
+  readonly cancels: JsonHandle[] = [];
+  pollAnswer: TaskPollResult = { state: 'pending' };
+  cancelFailure?: unknown;
+  duringCancel?: () => Promise<void>;
+
+  async submit(): Promise<TaskSubmission> {
+    throw new Error('the canceller never submits');
+  }
+
+  async poll(): Promise<TaskPollResult> {
+    return this.pollAnswer;
+  }
+
+  async cancel(handle: JsonHandle): Promise<void> {
+    this.cancels.push(handle);
+    await this.duringCancel?.();
+    if (this.cancelFailure !== undefined) throw this.cancelFailure;
+  }
+}
+
+/** TaskCanceller's operator cancel against real Postgres: the row, the hold and the ledger it leaves. */
+describe('TaskCanceller.cancelForOperator (Postgres)', () => {
+  let database: TestDatabase;
+  let pool: Pool;
+  let prisma: PrismaClient;
+  let store: TaskStore;
+  let holds: HoldService;
+  let settlement: TaskSettlementService;
+  let sequence = 0;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    pool = createPgPool(database.url, 6);
+    prisma = createPrismaClient(pool);
+    store = new TaskStore(prisma, pool);
+    holds = new HoldService(pool);
+    settlement = new TaskSettlementService(new SettlementService(pool), prisma);
+    await prisma.account.create({ data: { id: 'acct_cancel', name: 'cancel', balance: 1_000_000_000n } });
+    await prisma.channel.create({
+      data: {
+        id: 'chan_compat',
+        type: 'compat',
+        name: 'compat channel',
+        baseUrl: 'http://127.0.0.1:9',
+        secretCiphertext: 'unused',
+        secretKeyVersion: 1,
+        secretTail: 'abcd',
+        models: [{ model: 'delta-2' }],
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await prisma.$disconnect();
+    await pool.end();
+    await database.drop();
+  });
+
+  /** A canceller and a worker's step processor over one store and one upstream. */
+  function parts(adapter: CancellableAdapter) {
+    const context = {
+      channel: { baseUrl: 'http://127.0.0.1:9', credentials: { apiKey: 's' }, settings: {} },
+    } as AdapterContext;
+    const shared = {
+      store,
+      adapters: new Map([['compat', adapter]]),
+      channels: new PrismaTaskChannelResolver(prisma, async () => context),
+      releaseHold: (holdRequestId: string, reason: Parameters<TaskSettlementService['releaseHold']>[1]) =>
+        settlement.releaseHold(holdRequestId, reason),
+      logger: silentLogger,
+    };
+    const worker = new TaskStepProcessor({
+      ...shared,
+      settle: (task, outcome) => settlement.settle(task, outcome),
+      clock: { now: () => Date.now() },
+    });
+    const canceller = new TaskCanceller({
+      ...shared,
+      recordPoll: (task, result) => worker.recordPoll(task, result),
+    });
+    return { worker, canceller };
+  }
+
+  /** A task under a hold, as the gateway creates one; `submitted` moves it to the upstream. */
+  async function heldTask(submitted: boolean): Promise<Task> {
+    sequence += 1;
+    const id = `video_cancel_${sequence}`;
+    const taken = await holds.take({
+      requestId: id,
+      accountId: 'acct_cancel',
+      keyId: 'key_cancel',
+      model: 'delta-2',
+      route: '/v1/videos',
+      amount: HOLD_MICROS,
+      ttlMs: 3_600_000,
+    });
+    expect(taken.ok).toBe(true);
+    const { task } = await store.create({
+      id,
+      kind: 'video',
+      keyId: 'key_cancel',
+      accountId: 'acct_cancel',
+      model: 'delta-2',
+      channelId: 'chan_compat',
+      request: { prompt: 'a slow sunrise', seconds: 5 },
+      holdRequestId: id,
+      deadlineAt: new Date(Date.now() + 600_000),
+    });
+    if (!submitted) return task;
+    expect(await store.transition(id, 'queued', 'processing')).toBe(true);
+    expect(await store.storeHandle(id, { videoId: `up_${sequence}` })).toBe(true);
+    return (await store.findById(id)) as Task;
+  }
+
+  async function ledgerOf(requestId: string): Promise<string[]> {
+    const rows = await prisma.ledgerEntry.findMany({ where: { requestId }, orderBy: { id: 'asc' } });
+    return rows.map((row) => `${row.kind} ${row.amount}`);
+  }
+
+  it('wins against a worker that finds the upstream record its own cancel deleted', async () => {
+    const adapter = new CancellableAdapter();
+    const { worker, canceller } = parts(adapter);
+    const task = await heldTask(true);
+    // A worker's poll lands between the upstream's cancel and anything after it, and finds it gone.
+    let workerRecorded: unknown;
+    adapter.duringCancel = async () => {
+      workerRecorded = await worker.recordPoll((await store.findById(task.id)) as Task, RECORD_GONE);
+    };
+
+    const outcome = await canceller.cancelForOperator(task, 'cancelled by admin: runaway job');
+
+    expect(outcome).toEqual({ kind: 'cancelled', upstreamStopped: true });
+    expect(adapter.cancels).toEqual([task.upstreamHandle]);
+    expect(workerRecorded).toEqual({ kind: 'finished', status: 'cancelled' });
+    expect(await store.findById(task.id)).toMatchObject({
+      status: 'cancelled',
+      failureReason: 'cancelled by admin: runaway job',
+    });
+    expect(await ledgerOf(task.id)).toEqual([]);
+    expect((await prisma.hold.findUnique({ where: { requestId: task.id } }))?.status).toBe('settled');
+  });
+
+  it('records an upstream that finished first as finished, captured, and cancels nothing', async () => {
+    const adapter = new CancellableAdapter();
+    adapter.pollAnswer = {
+      state: 'completed',
+      outputs: [{ url: 'http://upstream.test/v.mp4' }],
+      warnings: [],
+    };
+    const { canceller } = parts(adapter);
+    const task = await heldTask(true);
+
+    expect(await canceller.cancelForOperator(task, 'cancelled by admin: late')).toEqual({ kind: 'ended' });
+
+    expect(adapter.cancels).toHaveLength(0);
+    expect((await store.findById(task.id))?.status).toBe('completed');
+    expect(await ledgerOf(task.id)).toEqual([`capture ${HOLD_MICROS}`]);
+  });
+
+  it('cancels the row and releases the hold when the upstream refuses to stop, and says so', async () => {
+    const adapter = new CancellableAdapter();
+    adapter.cancelFailure = new UpstreamError({
+      kind: 'overload',
+      retryable: true,
+      httpStatus: 503,
+      message: 'busy',
+    });
+    const { canceller } = parts(adapter);
+    const task = await heldTask(true);
+
+    const outcome = await canceller.cancelForOperator(task, 'cancelled by admin: stop it');
+
+    expect(outcome).toEqual({ kind: 'cancelled', upstreamStopped: false });
+    expect(adapter.cancels).toHaveLength(1);
+    expect((await store.findById(task.id))?.status).toBe('cancelled');
+    expect((await prisma.hold.findUnique({ where: { requestId: task.id } }))?.status).toBe('settled');
+    expect(await ledgerOf(task.id)).toEqual([]);
+  });
+
+  it('cancels a queued task before any worker claims it, without calling the upstream', async () => {
+    const adapter = new CancellableAdapter();
+    const { canceller } = parts(adapter);
+    const task = await heldTask(false);
+
+    expect(await canceller.cancelForOperator(task, 'cancelled by admin: phone')).toEqual({
+      kind: 'cancelled',
+      upstreamStopped: true,
+    });
+    expect(adapter.cancels).toHaveLength(0);
+    expect((await store.findById(task.id))?.status).toBe('cancelled');
+    // A claim after the cancel finds nothing to submit.
+    expect(await store.transition(task.id, 'queued', 'processing')).toBe(false);
+  });
+
+  it('answers ended for a task that has already ended, touching nothing', async () => {
+    const adapter = new CancellableAdapter();
+    const { canceller } = parts(adapter);
+    const task = await heldTask(true);
+    expect(
+      await store.transition(task.id, 'processing', 'failed', { failureReason: 'upstream failed' }),
+    ).toBe(true);
+
+    expect(await canceller.cancelForOperator(task, 'cancelled by admin: x')).toEqual({ kind: 'ended' });
+    expect(adapter.cancels).toHaveLength(0);
+    expect((await store.findById(task.id))?.failureReason).toBe('upstream failed');
+  });
+});
