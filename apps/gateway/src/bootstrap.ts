@@ -26,6 +26,7 @@ import { registerJsonBodyParser } from './platform/http/json-body.parser';
 import { registerMultipartBodyParser } from './platform/http/multipart-body.parser';
 import { registerRequestTracing } from './platform/http/request-tracing.hook';
 import { ResponseMetrics } from './platform/http/response-metrics';
+import { trackSilentConnections } from './platform/http/silent-connections';
 import { LOGGER } from './platform/infrastructure/tokens';
 import { InFlightGenerations } from './pipeline/in-flight-generations';
 
@@ -75,6 +76,7 @@ export async function createGatewayApp(
   const fastify = app.getHttpAdapter().getInstance();
   // Past the cap Node closes a new connection as soon as it is accepted; those open keep being served.
   fastify.server.maxConnections = config.clientConnections.maxConnections;
+  const silentConnections = trackSilentConnections(fastify.server);
   const logger = app.get<Logger>(LOGGER);
   const accessLog = createAccessLogger(logger);
   const responseMetrics = app.get(ResponseMetrics);
@@ -115,8 +117,12 @@ export async function createGatewayApp(
     (closing ??= (async () => {
       draining = true;
       // Node closes idle keep-alive connections only once, when closing starts; a connection whose
-      // request finishes later would hold the server open until its keep-alive timeout.
-      const sweep = setInterval(() => fastify.server.closeIdleConnections(), 100).unref();
+      // request finishes later would hold the server open until its keep-alive timeout, and one that
+      // never sent a byte until its headers timeout.
+      const sweep = setInterval(() => {
+        fastify.server.closeIdleConnections();
+        silentConnections.closeSilent();
+      }, 100).unref();
       const drained = fastify.close();
       if ((await within(drained, config.shutdownGraceMs)) === 'elapsed') {
         await endAtDeadline(app.get(InFlightGenerations), drained, fastify, logger);

@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { GatewayHarness, type TextDemo } from './gateway-harness';
 
 describe('operations: health, readiness, metrics, docs, request ids, graceful shutdown', () => {
@@ -147,5 +149,28 @@ describe('operations: health, readiness, metrics, docs, request ids, graceful sh
     expect(answer.body.choices).toHaveLength(1);
     await closed;
     await expect(fetch(`${instance.url}/healthz`)).rejects.toThrow();
+  });
+
+  it('closes a connection that never sent a byte at shutdown, where Node would wait for its headers timeout', async () => {
+    // A grace far past the headers timeout: without the gateway closing it, Node would answer the silent
+    // connection 408 at its headers timeout, and only then finish closing.
+    const instance = await harness.startInstance({ shutdownGraceMs: 60_000 });
+    const silent = connect(Number(new URL(instance.url).port), '127.0.0.1');
+    await once(silent, 'connect');
+    const received: Buffer[] = [];
+    silent.on('data', (chunk: Buffer) => received.push(chunk));
+    silent.on('error', () => undefined);
+    const silentClosed = once(silent, 'close');
+    const inFlight = harness.request<{ choices: unknown[] }>('POST', '/v1/chat/completions', {
+      body: { model: 'chat-fast', messages: [{ role: 'user', content: 'slow [[sim latency=1500]]' }] },
+      headers: { authorization: `Bearer ${demo.key}` },
+      baseUrl: instance.url,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const closed = instance.close();
+    expect((await inFlight).status).toBe(200);
+    await closed;
+    await silentClosed;
+    expect(Buffer.concat(received).toString()).toBe('');
   });
 });
