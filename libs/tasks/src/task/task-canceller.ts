@@ -36,7 +36,7 @@ export interface TaskCancellerDependencies {
 const ENDED = { kind: 'ended' } as const;
 const WILL_BE_BILLED = 'it will complete and be billed';
 
-/** Swaps an operator's cancel tries: a status seen may change before its swap (queued → processing). */
+/** How often an operator's cancel tries its swap: the status it read may change first (queued → processing). */
 const OPERATOR_SWAP_ATTEMPTS = 3;
 
 /**
