@@ -1,5 +1,5 @@
-import { HoldService, SettlementService } from '@gateway/billing';
-import { createPgPool, createPrismaClient, type PrismaClient, type Task } from '@gateway/db';
+import type { HoldService } from '@gateway/billing';
+import type { PrismaClient, Task } from '@gateway/db';
 import {
   UpstreamError,
   type AdapterContext,
@@ -8,13 +8,12 @@ import {
   type TaskPollResult,
   type TaskSubmission,
 } from '@gateway/providers-core';
-import { createTestDatabase, type TestDatabase } from '@gateway/testing';
-import type { Pool } from 'pg';
 import { PrismaTaskChannelResolver } from '../task/prisma-task-channel.resolver';
 import { TaskSettlementService } from '../task/task-settlement.service';
 import { TaskStepProcessor } from '../task/task-step.processor';
 import { TaskStore } from '../task/task-store';
 import { MusicBatchPoller } from './music-batch.poller';
+import { openTaskDatabase, type TaskDatabase } from '../testing/task-database.fixture';
 
 const HOLD_MICROS = 30_000n;
 
@@ -48,8 +47,7 @@ const context = {
 } as AdapterContext;
 
 describe('MusicBatchPoller (Postgres)', () => {
-  let database: TestDatabase;
-  let pool: Pool;
+  let taskDatabase: TaskDatabase;
   let prisma: PrismaClient;
   let store: TaskStore;
   let holds: HoldService;
@@ -57,32 +55,15 @@ describe('MusicBatchPoller (Postgres)', () => {
   let sequence = 0;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    pool = createPgPool(database.url, 6);
-    prisma = createPrismaClient(pool);
-    store = new TaskStore(prisma, pool);
-    holds = new HoldService(pool);
-    settlement = new TaskSettlementService(new SettlementService(pool), prisma);
+    taskDatabase = await openTaskDatabase(6);
+    ({ prisma, store, holds, settlement } = taskDatabase);
     await prisma.account.create({ data: { id: 'acct_music', name: 'music', balance: 1_000_000_000n } });
     for (const id of ['chan_a', 'chan_b']) {
-      await prisma.channel.create({
-        data: {
-          id,
-          type: 'lambda',
-          name: id,
-          baseUrl: 'http://127.0.0.1:9',
-          secretCiphertext: 'unused',
-          secretKeyVersion: 1,
-          secretTail: 'abcd',
-          models: [{ model: 'lambda-v4' }],
-        },
-      });
+      await taskDatabase.createChannel({ id, type: 'lambda', models: [{ model: 'lambda-v4' }] });
     }
   });
   afterAll(async () => {
-    await prisma.$disconnect();
-    await pool.end();
-    await database.drop();
+    await taskDatabase.close();
   });
 
   /** Only this test's tasks are open: earlier tests' tasks are ended so that each cycle sees its own. */

@@ -1,5 +1,5 @@
-import { createPgPool, createPrismaClient, type PrismaClient } from '@gateway/db';
-import { createTestDatabase, waitFor, type TestDatabase } from '@gateway/testing';
+import type { PrismaClient } from '@gateway/db';
+import { waitFor } from '@gateway/testing';
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import { randomBytes } from 'node:crypto';
 import type { Pool } from 'pg';
@@ -13,12 +13,13 @@ import { QUEUE_NAMES } from '../queue-names';
 import type { TaskStatus } from '../task/task-status';
 import { TaskStore } from '../task/task-store';
 import { StrandedTaskSweep } from './stranded-task.sweep';
+import { openTaskDatabase, type TaskDatabase } from '../testing/task-database.fixture';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const IDLE_MS = 600_000;
 
 describe('StrandedTaskSweep (Postgres, Redis)', () => {
-  let database: TestDatabase;
+  let taskDatabase: TaskDatabase;
   let pool: Pool;
   let prisma: PrismaClient;
   let store: TaskStore;
@@ -27,10 +28,8 @@ describe('StrandedTaskSweep (Postgres, Redis)', () => {
   let sequence = 0;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    pool = createPgPool(database.url, 4);
-    prisma = createPrismaClient(pool);
-    store = new TaskStore(prisma, pool);
+    taskDatabase = await openTaskDatabase(4);
+    ({ pool, prisma, store } = taskDatabase);
     await pool.query(`INSERT INTO accounts (id, name) VALUES ('acct_sweep', 'sweep')`);
   });
 
@@ -47,9 +46,7 @@ describe('StrandedTaskSweep (Postgres, Redis)', () => {
   });
 
   afterAll(async () => {
-    await prisma.$disconnect();
-    await pool.end();
-    await database.drop();
+    await taskDatabase.close();
   });
 
   /** A task row last written `idleMs` ago. */

@@ -1,5 +1,4 @@
-import { HoldService, SettlementService } from '@gateway/billing';
-import { createPgPool, createPrismaClient, type PrismaClient, type Task } from '@gateway/db';
+import type { Task } from '@gateway/db';
 import {
   UpstreamError,
   type AdapterContext,
@@ -7,14 +6,12 @@ import {
   type TaskPollResult,
   type TaskSubmission,
 } from '@gateway/providers-core';
-import { createTestDatabase, type TestDatabase } from '@gateway/testing';
-import type { Pool } from 'pg';
 import type { JsonHandle } from './json-value';
 import { PrismaTaskChannelResolver } from './prisma-task-channel.resolver';
 import { TaskCanceller } from './task-canceller';
-import { TaskSettlementService } from './task-settlement.service';
+import type { TaskSettlementService } from './task-settlement.service';
 import { TaskStepProcessor } from './task-step.processor';
-import { TaskStore } from './task-store';
+import { openTaskDatabase, type TaskDatabase } from '../testing/task-database.fixture';
 
 const HOLD_MICROS = 5_000_000n;
 const silentLogger = { info: () => undefined, warn: () => undefined };
@@ -49,51 +46,27 @@ class CancellableAdapter implements TaskAdapter {
 
 /** TaskCanceller's operator cancel against real Postgres: the row, the hold and the ledger it leaves. */
 describe('TaskCanceller.cancelForOperator (Postgres)', () => {
-  let database: TestDatabase;
-  let pool: Pool;
-  let prisma: PrismaClient;
-  let store: TaskStore;
-  let holds: HoldService;
-  let settlement: TaskSettlementService;
+  let db: TaskDatabase;
   let sequence = 0;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    pool = createPgPool(database.url, 6);
-    prisma = createPrismaClient(pool);
-    store = new TaskStore(prisma, pool);
-    holds = new HoldService(pool);
-    settlement = new TaskSettlementService(new SettlementService(pool), prisma);
-    await prisma.account.create({ data: { id: 'acct_cancel', name: 'cancel', balance: 1_000_000_000n } });
-    await prisma.channel.create({
-      data: {
-        id: 'chan_compat',
-        type: 'compat',
-        name: 'compat channel',
-        baseUrl: 'http://127.0.0.1:9',
-        secretCiphertext: 'unused',
-        secretKeyVersion: 1,
-        secretTail: 'abcd',
-        models: [{ model: 'delta-2' }],
-      },
-    });
+    db = await openTaskDatabase(6);
+    await db.prisma.account.create({ data: { id: 'acct_cancel', name: 'cancel', balance: 1_000_000_000n } });
+    await db.createChannel({ id: 'chan_compat', type: 'compat', models: [{ model: 'delta-2' }] });
   });
 
-  afterAll(async () => {
-    await prisma.$disconnect();
-    await pool.end();
-    await database.drop();
-  });
+  afterAll(() => db.close());
 
   /** A canceller and a worker's step processor over one store and one upstream. */
   function parts(adapter: CancellableAdapter) {
     const context = {
       channel: { baseUrl: 'http://127.0.0.1:9', credentials: { apiKey: 's' }, settings: {} },
     } as AdapterContext;
+    const { store, settlement } = db;
     const shared = {
       store,
       adapters: new Map([['compat', adapter]]),
-      channels: new PrismaTaskChannelResolver(prisma, async () => context),
+      channels: new PrismaTaskChannelResolver(db.prisma, async () => context),
       releaseHold: (holdRequestId: string, reason: Parameters<TaskSettlementService['releaseHold']>[1]) =>
         settlement.releaseHold(holdRequestId, reason),
       logger: silentLogger,
@@ -114,7 +87,7 @@ describe('TaskCanceller.cancelForOperator (Postgres)', () => {
   async function heldTask(submitted: boolean): Promise<Task> {
     sequence += 1;
     const id = `video_cancel_${sequence}`;
-    const taken = await holds.take({
+    const taken = await db.holds.take({
       requestId: id,
       accountId: 'acct_cancel',
       keyId: 'key_cancel',
@@ -124,7 +97,7 @@ describe('TaskCanceller.cancelForOperator (Postgres)', () => {
       ttlMs: 3_600_000,
     });
     expect(taken.ok).toBe(true);
-    const { task } = await store.create({
+    const { task } = await db.store.create({
       id,
       kind: 'video',
       keyId: 'key_cancel',
@@ -136,13 +109,13 @@ describe('TaskCanceller.cancelForOperator (Postgres)', () => {
       deadlineAt: new Date(Date.now() + 600_000),
     });
     if (!submitted) return task;
-    expect(await store.transition(id, 'queued', 'processing')).toBe(true);
-    expect(await store.storeHandle(id, { videoId: `up_${sequence}` })).toBe(true);
-    return (await store.findById(id)) as Task;
+    expect(await db.store.transition(id, 'queued', 'processing')).toBe(true);
+    expect(await db.store.storeHandle(id, { videoId: `up_${sequence}` })).toBe(true);
+    return (await db.store.findById(id)) as Task;
   }
 
   async function ledgerOf(requestId: string): Promise<string[]> {
-    const rows = await prisma.ledgerEntry.findMany({ where: { requestId }, orderBy: { id: 'asc' } });
+    const rows = await db.prisma.ledgerEntry.findMany({ where: { requestId }, orderBy: { id: 'asc' } });
     return rows.map((row) => `${row.kind} ${row.amount}`);
   }
 
@@ -153,7 +126,7 @@ describe('TaskCanceller.cancelForOperator (Postgres)', () => {
     // A worker's poll lands between the upstream's cancel and anything after it, and finds it gone.
     let workerRecorded: unknown;
     adapter.duringCancel = async () => {
-      workerRecorded = await worker.recordPoll((await store.findById(task.id)) as Task, RECORD_GONE);
+      workerRecorded = await worker.recordPoll((await db.store.findById(task.id)) as Task, RECORD_GONE);
     };
 
     const outcome = await canceller.cancelForOperator(task, 'cancelled by admin: runaway job');
@@ -161,12 +134,12 @@ describe('TaskCanceller.cancelForOperator (Postgres)', () => {
     expect(outcome).toEqual({ kind: 'cancelled', upstreamStopped: true });
     expect(adapter.cancels).toEqual([task.upstreamHandle]);
     expect(workerRecorded).toEqual({ kind: 'finished', status: 'cancelled' });
-    expect(await store.findById(task.id)).toMatchObject({
+    expect(await db.store.findById(task.id)).toMatchObject({
       status: 'cancelled',
       failureReason: 'cancelled by admin: runaway job',
     });
     expect(await ledgerOf(task.id)).toEqual([]);
-    expect((await prisma.hold.findUnique({ where: { requestId: task.id } }))?.status).toBe('settled');
+    expect((await db.prisma.hold.findUnique({ where: { requestId: task.id } }))?.status).toBe('settled');
   });
 
   it('records an upstream that finished first as finished, captured, and cancels nothing', async () => {
@@ -182,7 +155,7 @@ describe('TaskCanceller.cancelForOperator (Postgres)', () => {
     expect(await canceller.cancelForOperator(task, 'cancelled by admin: late')).toEqual({ kind: 'ended' });
 
     expect(adapter.cancels).toHaveLength(0);
-    expect((await store.findById(task.id))?.status).toBe('completed');
+    expect((await db.store.findById(task.id))?.status).toBe('completed');
     expect(await ledgerOf(task.id)).toEqual([`capture ${HOLD_MICROS}`]);
   });
 
@@ -201,8 +174,8 @@ describe('TaskCanceller.cancelForOperator (Postgres)', () => {
 
     expect(outcome).toEqual({ kind: 'cancelled', upstreamStopped: false });
     expect(adapter.cancels).toHaveLength(1);
-    expect((await store.findById(task.id))?.status).toBe('cancelled');
-    expect((await prisma.hold.findUnique({ where: { requestId: task.id } }))?.status).toBe('settled');
+    expect((await db.store.findById(task.id))?.status).toBe('cancelled');
+    expect((await db.prisma.hold.findUnique({ where: { requestId: task.id } }))?.status).toBe('settled');
     expect(await ledgerOf(task.id)).toEqual([]);
   });
 
@@ -216,9 +189,9 @@ describe('TaskCanceller.cancelForOperator (Postgres)', () => {
       upstreamStopped: true,
     });
     expect(adapter.cancels).toHaveLength(0);
-    expect((await store.findById(task.id))?.status).toBe('cancelled');
+    expect((await db.store.findById(task.id))?.status).toBe('cancelled');
     // A claim after the cancel finds nothing to submit.
-    expect(await store.transition(task.id, 'queued', 'processing')).toBe(false);
+    expect(await db.store.transition(task.id, 'queued', 'processing')).toBe(false);
   });
 
   it('answers ended for a task that has already ended, touching nothing', async () => {
@@ -226,11 +199,11 @@ describe('TaskCanceller.cancelForOperator (Postgres)', () => {
     const { canceller } = parts(adapter);
     const task = await heldTask(true);
     expect(
-      await store.transition(task.id, 'processing', 'failed', { failureReason: 'upstream failed' }),
+      await db.store.transition(task.id, 'processing', 'failed', { failureReason: 'upstream failed' }),
     ).toBe(true);
 
     expect(await canceller.cancelForOperator(task, 'cancelled by admin: x')).toEqual({ kind: 'ended' });
     expect(adapter.cancels).toHaveLength(0);
-    expect((await store.findById(task.id))?.failureReason).toBe('upstream failed');
+    expect((await db.store.findById(task.id))?.failureReason).toBe('upstream failed');
   });
 });

@@ -1,11 +1,11 @@
 import { GovernanceReservations, HoldService, SettlementService } from '@gateway/billing';
-import { createPgPool, createPrismaClient, type PrismaClient, type Task } from '@gateway/db';
-import { createTestDatabase, type TestDatabase } from '@gateway/testing';
+import type { PrismaClient, Task } from '@gateway/db';
 import type { Pool } from 'pg';
 import { toVideoTaskPriceSnapshot } from './task-price-snapshot';
 import { TaskSettlementService } from './task-settlement.service';
 import type { TaskOutcome } from './task-step.types';
 import { TaskStore } from './task-store';
+import { openTaskDatabase, type TaskDatabase } from '../testing/task-database.fixture';
 
 const ACCOUNT = 'acct_settle_batches';
 const BALANCE = 1_000_000_000n;
@@ -19,7 +19,7 @@ const PRICE = toVideoTaskPriceSnapshot({
 });
 
 describe('task settlements settled together (TaskSettlementService, Postgres)', () => {
-  let database: TestDatabase;
+  let taskDatabase: TaskDatabase;
   let pool: Pool;
   let prisma: PrismaClient;
   let store: TaskStore;
@@ -27,18 +27,13 @@ describe('task settlements settled together (TaskSettlementService, Postgres)', 
   let sequence = 0;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    pool = createPgPool(database.url, 4);
-    prisma = createPrismaClient(pool);
-    store = new TaskStore(prisma, pool);
-    holds = new HoldService(pool);
+    taskDatabase = await openTaskDatabase(4);
+    ({ pool, prisma, store, holds } = taskDatabase);
     await prisma.account.create({ data: { id: ACCOUNT, name: 'settle batches', balance: BALANCE } });
   });
 
   afterAll(async () => {
-    await prisma.$disconnect();
-    await pool.end();
-    await database.drop();
+    await taskDatabase.close();
   });
 
   /**

@@ -1,5 +1,5 @@
-import { HoldService, SettlementService } from '@gateway/billing';
-import { createPgPool, createPrismaClient, type PrismaClient, type Task } from '@gateway/db';
+import type { HoldService } from '@gateway/billing';
+import type { PrismaClient, Task } from '@gateway/db';
 import {
   UpstreamError,
   type AdapterContext,
@@ -8,9 +8,7 @@ import {
   type TaskPollResult,
   type TaskSubmission,
 } from '@gateway/providers-core';
-import { createTestDatabase, type TestDatabase } from '@gateway/testing';
 import { DelayedError } from 'bullmq';
-import type { Pool } from 'pg';
 import type { TaskStepJob } from '../jobs/task-step.job';
 import type { JsonHandle, JsonObject } from './json-value';
 import { PrismaTaskChannelResolver } from './prisma-task-channel.resolver';
@@ -21,6 +19,7 @@ import { TaskSettlementService } from './task-settlement.service';
 import { DEADLINE_EXCEEDED, SUBMISSION_OUTCOME_UNKNOWN, TaskStepProcessor } from './task-step.processor';
 import type { TaskOutcome, TaskStepTiming } from './task-step.types';
 import { TaskStore } from './task-store';
+import { openTaskDatabase, type TaskDatabase } from '../testing/task-database.fixture';
 
 const HOLD_MICROS = 5_000_000n;
 const TIMING: TaskStepTiming = {
@@ -57,8 +56,7 @@ class FakeTaskAdapter implements TaskAdapter {
 const silentLogger = { info: () => undefined, warn: () => undefined };
 
 describe('TaskStepProcessor (Postgres)', () => {
-  let database: TestDatabase;
-  let pool: Pool;
+  let taskDatabase: TaskDatabase;
   let prisma: PrismaClient;
   let store: TaskStore;
   let holds: HoldService;
@@ -66,33 +64,20 @@ describe('TaskStepProcessor (Postgres)', () => {
   let sequence = 0;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    pool = createPgPool(database.url, 6);
-    prisma = createPrismaClient(pool);
-    store = new TaskStore(prisma, pool);
-    holds = new HoldService(pool);
-    taskSettlement = new TaskSettlementService(new SettlementService(pool), prisma);
+    taskDatabase = await openTaskDatabase(6);
+    ({ prisma, store, holds, settlement: taskSettlement } = taskDatabase);
     await prisma.account.create({ data: { id: 'acct_tasks', name: 'tasks', balance: 1_000_000_000n } });
     for (const type of ['gamma', 'lambda']) {
-      await prisma.channel.create({
-        data: {
-          id: `chan_${type}`,
-          type,
-          name: `${type} channel`,
-          baseUrl: 'http://127.0.0.1:9',
-          secretCiphertext: 'unused',
-          secretKeyVersion: 1,
-          secretTail: 'abcd',
-          models: [{ model: 'gamma-2', upstreamModel: 'gamma-2-upstream' }],
-        },
+      await taskDatabase.createChannel({
+        id: `chan_${type}`,
+        type,
+        models: [{ model: 'gamma-2', upstreamModel: 'gamma-2-upstream' }],
       });
     }
   });
 
   afterAll(async () => {
-    await prisma.$disconnect();
-    await pool.end();
-    await database.drop();
+    await taskDatabase.close();
   });
 
   interface Harness {

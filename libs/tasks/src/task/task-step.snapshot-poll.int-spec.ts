@@ -1,9 +1,8 @@
-import { createPgPool, createPrismaClient, type PrismaClient } from '@gateway/db';
+import type { PrismaClient } from '@gateway/db';
 import type { AdapterContext, TaskAdapter, TaskPollResult, TaskSubmission } from '@gateway/providers-core';
 import { UpstreamError } from '@gateway/providers-core';
-import { createTestDatabase, type TestDatabase } from '@gateway/testing';
 import { DelayedError } from 'bullmq';
-import { Client, type Pool } from 'pg';
+import { Client } from 'pg';
 import type { TaskStepJob } from '../jobs/task-step.job';
 import type { JsonHandle } from './json-value';
 import { PrismaTaskChannelResolver } from './prisma-task-channel.resolver';
@@ -11,6 +10,7 @@ import { ROW_RECHECK_MS } from './task-poll-snapshot';
 import { TaskStepProcessor } from './task-step.processor';
 import type { PollRateGate, TaskOutcome } from './task-step.types';
 import { TaskStore } from './task-store';
+import { openTaskDatabase, type TaskDatabase } from '../testing/task-database.fixture';
 
 /** An upstream in memory that answers polls from a script (pending without progress when it runs out). */
 class ScriptedUpstream implements TaskAdapter {
@@ -61,8 +61,7 @@ const silentLogger = { info: () => undefined, warn: () => undefined };
 const PROGRESS_INTERVAL_MS = 5_000;
 
 describe('TaskStepProcessor polling from the job snapshot (Postgres)', () => {
-  let database: TestDatabase;
-  let pool: Pool;
+  let taskDatabase: TaskDatabase;
   let prisma: PrismaClient;
   let store: TaskStore;
   let sequence = 0;
@@ -71,23 +70,10 @@ describe('TaskStepProcessor polling from the job snapshot (Postgres)', () => {
   let querySpy: jest.SpyInstance;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    pool = createPgPool(database.url, 4);
-    prisma = createPrismaClient(pool);
-    store = new TaskStore(prisma, pool);
+    taskDatabase = await openTaskDatabase(4);
+    ({ prisma, store } = taskDatabase);
     await prisma.account.create({ data: { id: 'acct_poll', name: 'poll', balance: 1_000_000n } });
-    await prisma.channel.create({
-      data: {
-        id: 'chan_poll',
-        type: 'gamma',
-        name: 'poll channel',
-        baseUrl: 'http://127.0.0.1:9',
-        secretCiphertext: 'unused',
-        secretKeyVersion: 1,
-        secretTail: 'abcd',
-        models: [{ model: 'gamma-2' }],
-      },
-    });
+    await taskDatabase.createChannel({ id: 'chan_poll', type: 'gamma', models: [{ model: 'gamma-2' }] });
     const original = Client.prototype.query;
     querySpy = jest.spyOn(Client.prototype, 'query').mockImplementation(function (
       this: Client,
@@ -101,9 +87,7 @@ describe('TaskStepProcessor polling from the job snapshot (Postgres)', () => {
 
   afterAll(async () => {
     querySpy.mockRestore();
-    await prisma.$disconnect();
-    await pool.end();
-    await database.drop();
+    await taskDatabase.close();
   });
 
   function harness(options: { pollGate?: PollRateGate } = {}) {
