@@ -118,7 +118,7 @@ export async function createGatewayApp(
       draining = true;
       // Node closes idle keep-alive connections only once, when closing starts; a connection whose
       // request finishes later would hold the server open until its keep-alive timeout, and one that
-      // never sent a byte until its headers timeout.
+      // never sent a byte until its client gives up (closing stops Node's headers-timeout checks).
       const sweep = setInterval(() => {
         fastify.server.closeIdleConnections();
         silentConnections.closeSilent();

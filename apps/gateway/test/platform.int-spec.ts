@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { connect } from 'node:net';
-import { GatewayHarness, type TextDemo } from './gateway-harness';
+import { GatewayHarness, type GatewayInstance, type TextDemo } from './gateway-harness';
 
 describe('operations: health, readiness, metrics, docs, request ids, graceful shutdown', () => {
   let harness: GatewayHarness;
@@ -135,25 +135,33 @@ describe('operations: health, readiness, metrics, docs, request ids, graceful sh
     expect(unknownRoute.body.error.message).toMatch(/No route/);
   });
 
-  it('lets an in-flight request finish on shutdown, and refuses new connections after', async () => {
-    const instance = await harness.startInstance();
+  /** A chat call its upstream answers after `latencyMs`, to `instance`, whose close starts 150 ms into it. */
+  async function closedDuringCall(instance: GatewayInstance, latencyMs: number) {
     const inFlight = harness.request<{ choices: unknown[] }>('POST', '/v1/chat/completions', {
-      body: { model: 'chat-fast', messages: [{ role: 'user', content: 'slow [[sim latency=700]]' }] },
+      body: {
+        model: 'chat-fast',
+        messages: [{ role: 'user', content: `slow [[sim latency=${latencyMs}]]` }],
+      },
       headers: { authorization: `Bearer ${demo.key}` },
       baseUrl: instance.url,
     });
     await new Promise((resolve) => setTimeout(resolve, 150));
     const closed = instance.close();
-    const answer = await inFlight;
+    return { answer: await inFlight, closed };
+  }
+
+  it('lets an in-flight request finish on shutdown, and refuses new connections after', async () => {
+    const instance = await harness.startInstance();
+    const { answer, closed } = await closedDuringCall(instance, 700);
     expect(answer.status).toBe(200);
     expect(answer.body.choices).toHaveLength(1);
     await closed;
     await expect(fetch(`${instance.url}/healthz`)).rejects.toThrow();
   });
 
-  it('closes a connection that never sent a byte at shutdown, where Node would wait for its headers timeout', async () => {
-    // A grace far past the headers timeout: without the gateway closing it, Node would answer the silent
-    // connection 408 at its headers timeout, and only then finish closing.
+  it('closes a connection that never sent a byte at shutdown, which Node’s close would wait on', async () => {
+    // A grace longer than Jest's timeout: Node counts the silent connection as busy, so without the
+    // gateway closing it the close waits on it until then.
     const instance = await harness.startInstance({ shutdownGraceMs: 60_000 });
     const silent = connect(Number(new URL(instance.url).port), '127.0.0.1');
     await once(silent, 'connect');
@@ -161,14 +169,8 @@ describe('operations: health, readiness, metrics, docs, request ids, graceful sh
     silent.on('data', (chunk: Buffer) => received.push(chunk));
     silent.on('error', () => undefined);
     const silentClosed = once(silent, 'close');
-    const inFlight = harness.request<{ choices: unknown[] }>('POST', '/v1/chat/completions', {
-      body: { model: 'chat-fast', messages: [{ role: 'user', content: 'slow [[sim latency=1500]]' }] },
-      headers: { authorization: `Bearer ${demo.key}` },
-      baseUrl: instance.url,
-    });
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    const closed = instance.close();
-    expect((await inFlight).status).toBe(200);
+    const { answer, closed } = await closedDuringCall(instance, 1_500);
+    expect(answer.status).toBe(200);
     await closed;
     await silentClosed;
     expect(Buffer.concat(received).toString()).toBe('');

@@ -14,11 +14,11 @@ export interface SilentConnections {
 
 /**
  * Keeps the server's open connections with the moment each opened, for a shutdown to close those that
- * never sent a byte. Node counts such a connection as busy until its headers timeout rather than idle,
- * so server.close() waits for it and closeIdleConnections() leaves it. Clients open them ahead of
- * need: undici's fetch reconnects when a connection of its pool closes, balancers keep warm ones. One
- * set entry per connection, not per request. Node offers no list of a server's connections: the
- * tracking is our own.
+ * never sent a byte. Node counts such a connection as busy, not idle, so closeIdleConnections() leaves
+ * it, and server.close() stops the checks of its headers timeout: the close would wait on it until the
+ * client gives up. Clients open them ahead of need: undici's fetch reconnects when a connection of its
+ * pool closes, balancers keep warm ones. One map entry per connection, not per request. Node offers no
+ * list of a server's connections: the tracking is our own.
  */
 export function trackSilentConnections(server: Server, now: () => number = Date.now): SilentConnections {
   const openedAt = new Map<Socket, number>();
