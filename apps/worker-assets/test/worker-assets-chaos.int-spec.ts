@@ -13,6 +13,8 @@ const MIN_KILLS = 4;
 const CHAOS_LIMIT_MS = 90_000;
 /** How long the surviving workers may take, after the last kill, to take over the jobs left locked. */
 const RECOVERY_WAIT_MS = 60_000;
+// The test's own time is bounded by these two (and 30 s to start and check), not by Jest's default
+// 60 s: its assets live about 30 s, and on a loaded machine each kill waits seconds for a boot.
 
 /**
  * Every fifth asset fails upstream after 36 looks; the others end Active after 36 to 40: with the looks'
@@ -84,58 +86,62 @@ describe('worker-assets under SIGKILL (production build, Postgres, Redis, eta co
     );
   }
 
-  it('ends every asset as the upstream processed it, with one of two workers SIGKILLed every few seconds', async () => {
-    // A job whose worker was killed holding it is moved back by the survivor's stalled-job check.
-    const stalledJobs: string[] = [];
-    queueEvents.on('stalled', ({ jobId }) => stalledJobs.push(jobId));
-    const steady = startWorker();
-    let victim = startWorker();
-    const ids = Array.from({ length: ASSET_COUNT }, (_, index) => `asset_chaos_${index}`);
-    for (const [index, id] of ids.entries()) {
-      await library.uploaded(id, scriptOf(index));
-      await enqueueAssetStatus(queue, id);
-    }
-
-    let kills = 0;
-    const chaosEnd = Date.now() + CHAOS_LIMIT_MS;
-    while (Date.now() < chaosEnd && kills < MIN_KILLS) {
-      await sleep(KILL_INTERVAL_MS);
-      // A kill while the victim holds no look cuts nothing: on a loaded CI machine its boot took
-      // longer than the interval, or the steady worker had taken every job due, and four kills in a
-      // row once landed on a worker with nothing in flight (or running the sweep's job).
-      let lookInFlight = false;
-      await waitFor(
-        async () => (lookInFlight = await holdsLook(victim)) || (await processingCount()) === 0,
-        30_000,
-      );
-      if (!lookInFlight) break;
-      victim.signal('SIGKILL');
-      await victim.exited;
-      kills += 1;
-      victim = startWorker();
-    }
-    await waitFor(async () => (await processingCount()) === 0, RECOVERY_WAIT_MS);
-
-    expect(kills).toBeGreaterThanOrEqual(MIN_KILLS);
-    // Each kill left the job it held locked by a dead worker, and the survivor took it over. Whether
-    // a kill also cut that job's look at the control plane in flight (the simulator counts those) is
-    // chance: on a loaded CI machine, five kills once all landed between a job's look and its row write.
-    expect(new Set(stalledJobs).size).toBeGreaterThan(0);
-    const rows = await library.prisma.asset.findMany({ where: { id: { in: ids } } });
-    for (const [index, id] of ids.entries()) {
-      const row = rows.find((candidate) => candidate.id === id);
-      if (index % 5 === 0) {
-        expect(row).toMatchObject({
-          status: 'Failed',
-          failureReason: expect.stringMatching(/^Image\.TooSmall: /),
-        });
-      } else {
-        expect(row).toMatchObject({ id, status: 'Active', failureReason: null });
+  it(
+    'ends every asset as the upstream processed it, with one of two workers SIGKILLed every few seconds',
+    async () => {
+      // A job whose worker was killed holding it is moved back by the survivor's stalled-job check.
+      const stalledJobs: string[] = [];
+      queueEvents.on('stalled', ({ jobId }) => stalledJobs.push(jobId));
+      const steady = startWorker();
+      let victim = startWorker();
+      const ids = Array.from({ length: ASSET_COUNT }, (_, index) => `asset_chaos_${index}`);
+      for (const [index, id] of ids.entries()) {
+        await library.uploaded(id, scriptOf(index));
+        await enqueueAssetStatus(queue, id);
       }
-    }
-    const left = await queue.getJobs(['waiting', 'active', 'delayed', 'failed']);
-    expect(left.filter((job) => job.name === ASSET_STATUS_JOB_NAME).map((job) => job.id)).toEqual([]);
-    expect(steady.running).toBe(true);
-    expect(steady.unstructuredLines()).toEqual([]);
-  });
+
+      let kills = 0;
+      const chaosEnd = Date.now() + CHAOS_LIMIT_MS;
+      while (Date.now() < chaosEnd && kills < MIN_KILLS) {
+        await sleep(KILL_INTERVAL_MS);
+        // A kill while the victim holds no look cuts nothing: on a loaded CI machine its boot took
+        // longer than the interval, or the steady worker had taken every job due, and four kills in a
+        // row once landed on a worker with nothing in flight (or running the sweep's job).
+        let lookInFlight = false;
+        await waitFor(
+          async () => (lookInFlight = await holdsLook(victim)) || (await processingCount()) === 0,
+          30_000,
+        );
+        if (!lookInFlight) break;
+        victim.signal('SIGKILL');
+        await victim.exited;
+        kills += 1;
+        victim = startWorker();
+      }
+      await waitFor(async () => (await processingCount()) === 0, RECOVERY_WAIT_MS);
+
+      expect(kills).toBeGreaterThanOrEqual(MIN_KILLS);
+      // Each kill left the job it held locked by a dead worker, and the survivor took it over. Whether
+      // a kill also cut that job's look at the control plane in flight (the simulator counts those) is
+      // chance: on a loaded CI machine, five kills once all landed between a job's look and its row write.
+      expect(new Set(stalledJobs).size).toBeGreaterThan(0);
+      const rows = await library.prisma.asset.findMany({ where: { id: { in: ids } } });
+      for (const [index, id] of ids.entries()) {
+        const row = rows.find((candidate) => candidate.id === id);
+        if (index % 5 === 0) {
+          expect(row).toMatchObject({
+            status: 'Failed',
+            failureReason: expect.stringMatching(/^Image\.TooSmall: /),
+          });
+        } else {
+          expect(row).toMatchObject({ id, status: 'Active', failureReason: null });
+        }
+      }
+      const left = await queue.getJobs(['waiting', 'active', 'delayed', 'failed']);
+      expect(left.filter((job) => job.name === ASSET_STATUS_JOB_NAME).map((job) => job.id)).toEqual([]);
+      expect(steady.running).toBe(true);
+      expect(steady.unstructuredLines()).toEqual([]);
+    },
+    CHAOS_LIMIT_MS + RECOVERY_WAIT_MS + 30_000,
+  );
 });
