@@ -13,6 +13,7 @@ const vm = require('node:vm');
 const JestRuntime = require('jest-runtime').default;
 const { createModuleCompiler } = require('./code-cache');
 const { disableFileStorages } = require('./file-async-storages');
+const { readSource } = require('./worker-sources');
 
 /** One per worker process: Jest builds a runtime per test file. */
 const compiler = createModuleCompiler();
@@ -28,6 +29,16 @@ class CodeCachingRuntime extends JestRuntime {
     } finally {
       vm.compileFunction = compile;
     }
+  }
+
+  /** Jest's own reads the file for each test file; this one reads it once per worker (see the file). */
+  readFile(filename) {
+    let source = this._cacheFS.get(filename);
+    if (source === undefined) {
+      source = readSource(filename);
+      this._cacheFS.set(filename, source);
+    }
+    return source;
   }
 
   teardown() {
