@@ -14,7 +14,7 @@
 // Jest). A check that fails is printed at once (Jest goes on; npm test then exits non-zero); the
 // others are printed after Jest.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -102,8 +102,15 @@ const sourceChecks = [
 if (prismaClientIsCurrent()) console.log('\n== prisma client: generated after its schema, kept');
 else step('prisma client', process.execPath, ['tools/prisma-generate.mjs']);
 const typeChecks = TYPE_CHECKS.map(({ name, args }) => heldCheck(`typecheck ${name}`, NATIVE_TSC, args));
-// Before Jest, never beside it: tools/quickstart.int-spec.ts builds into dist/ too.
+// Before Jest, never beside it: tools/quickstart.int-spec.ts builds into dist/ too. The test files that
+// start the built processes link to a snapshot of this build instead of making their own (libs/testing's
+// BuiltApps): hard links, which the quickstart's rebuild of dist/ leaves as they are.
 step('build', process.execPath, ['tools/build.mjs']);
+const freshBuild = join(root, 'tmp', `test-fresh-build-${process.pid}`);
+mkdirSync(dirname(freshBuild), { recursive: true });
+step('build snapshot', 'cp', ['-al', 'dist', freshBuild]);
+process.on('exit', () => rmSync(freshBuild, { recursive: true, force: true }));
+process.env.GATEWAY_TEST_FRESH_BUILD = freshBuild;
 const checks = [...typeChecks, ...sourceChecks].map((check) =>
   check.then((report) => {
     if (report.status !== 0) report.print();

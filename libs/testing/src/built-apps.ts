@@ -15,12 +15,29 @@ export interface ProcessExit {
   signal: NodeJS.Signals | null;
 }
 
-/** tools/build.mjs into `folder` (inside the repository, so that node_modules resolves). */
+/**
+ * Set by npm test (tools/test.mjs) to a snapshot of the whole build, console included, that it made of
+ * this tree just before Jest started. Hard links to it are that build in a tenth of a second, where a
+ * build takes 4 to 8 s of CPU; files are only ever replaced, never written in place, so a link never
+ * changes under a running process.
+ */
+const FRESH_BUILD_VARIABLE = 'GATEWAY_TEST_FRESH_BUILD';
+
+/** tools/build.mjs, or links to npm test's, into `folder` (inside the repository: node_modules resolves). */
 function runBuild(folder: string, withConsole: boolean): void {
+  const fresh = process.env[FRESH_BUILD_VARIABLE];
+  rmSync(folder, { recursive: true, force: true });
+  const result =
+    fresh === undefined
+      ? spawnSync(process.execPath, buildArguments(folder, withConsole), { cwd: ROOT, encoding: 'utf8' })
+      : spawnSync('cp', ['-al', fresh, folder], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`build failed: ${result.stderr}`);
+}
+
+function buildArguments(folder: string, withConsole: boolean): string[] {
   const args = [join(ROOT, 'tools', 'build.mjs'), '--out-dir', relative(ROOT, folder)];
   if (!withConsole) args.push('--skip-console');
-  const result = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`build failed: ${result.stderr}`);
+  return args;
 }
 
 // perf-machinery: shared-test-build (docs/performance-machinery.md)
