@@ -894,7 +894,7 @@ generated report.
 \`\`\`sh
 apt-get install -y wrk          # the load generator (Debian package)
 npm run bench                   # full: ${meta.rounds} rounds × ${meta.durationSeconds} s per scenario and target (this run took ${meta.elapsedMinutes} min)
-npm run bench -- --smoke        # 1 round × 2 s, 100 streams: checks that the harness works (CI)
+npm run bench -- --smoke        # 1 round × 1 s, 100 streams: checks that the harness works (CI)
 npm run bench -- --scenario throughput --targets direct,gateway   # filters, to iterate
 npm run bench -- --profile --scenario throughput --targets gateway  # CPU profile of the gateway, grouped by package
 npm run bench -- --scenario images --rounds 1 --seconds 5           # only the image scenario, quickly
