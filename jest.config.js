@@ -66,6 +66,9 @@ module.exports = {
       ...shared,
       displayName: 'integration',
       testMatch: ['**/*.int-spec.ts'],
+      // One vm context per worker, whose files share their modules (tools/jest/worker-modules.js): an
+      // integration file loads a gateway's whole graph. A unit file loads little, and gained nothing.
+      testEnvironment: '<rootDir>/tools/jest/worker-context.environment.js',
       testTimeout: 60000,
       globalSetup: '<rootDir>/libs/testing/src/global-setup.js',
       globalTeardown: '<rootDir>/libs/testing/src/global-teardown.js',

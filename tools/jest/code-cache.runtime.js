@@ -1,4 +1,6 @@
-// Jest's module runtime, with V8's code cache kept between the test files of one worker.
+// Jest's module runtime, with what one worker keeps between its test files: V8's code cache of each
+// module (below), each module's source (worker-sources.js) and, for the files that share the worker's
+// vm context, the modules themselves (worker-modules.js).
 //
 // Jest gives every test file a fresh module registry, so every file that starts a gateway compiles its
 // whole module graph again (about 3,100 modules: Nest, Fastify, Prisma, class-validator and the
@@ -14,11 +16,22 @@ const JestRuntime = require('jest-runtime').default;
 const { createModuleCompiler } = require('./code-cache');
 const { disableFileStorages } = require('./file-async-storages');
 const { readSource } = require('./worker-sources');
+const { sharedRegistry, sharesModules, forgetTestFiles } = require('./worker-modules');
 
 /** One per worker process: Jest builds a runtime per test file. */
 const compiler = createModuleCompiler();
 
 class CodeCachingRuntime extends JestRuntime {
+  /** Jest's arguments: (config, environment, resolver, transformer, cacheFS, options, testPath, …). */
+  constructor(config, environment, resolver, transformer, cacheFS, options, testPath, ...rest) {
+    // Read before Jest's constructor, which empties cacheFS (the test file's source, put there by Jest).
+    const testSource = cacheFS.get(testPath) ?? readSource(testPath);
+    const shares = environment.constructor.sharesWorkerContext === true && sharesModules(testSource);
+    super(config, environment, resolver, transformer, cacheFS, options, testPath, ...rest);
+    this.sharesModules = shares;
+    if (shares) this._moduleRegistry = sharedRegistry;
+  }
+
   createScriptFromCode(scriptSource, filename) {
     // Jest's own method compiles through vm.compileFunction with its options (the test file's context,
     // its dynamic import hook): that one synchronous call goes through the cache, every option kept.
@@ -44,7 +57,15 @@ class CodeCachingRuntime extends JestRuntime {
   teardown() {
     compiler.keepCaches();
     disableFileStorages();
-    return super.teardown();
+    if (!this.sharesModules) return super.teardown();
+    forgetTestFiles();
+    // Jest's teardown empties the registry it finds: the shared one is kept for the next file.
+    this._moduleRegistry = new Map();
+    super.teardown();
+    // The modules kept call this runtime's require() for what they load late, into the shared
+    // registry, in the shared context: it goes on serving them.
+    this._moduleRegistry = sharedRegistry;
+    this.isTornDown = false;
   }
 }
 
