@@ -58,6 +58,10 @@ const shared = {
 
 module.exports = {
   testTimeout: 60000,
+  // An integration worker keeps every module its files loaded (tools/jest/worker-modules.js) and what
+  // they leave reachable from them: its memory grew to about 1.9 GB by the end of a run. A worker past
+  // this after a file is replaced, and its successor loads the modules once again.
+  workerIdleMemoryLimit: '1536MB',
   // Longest files first, from recorded durations when Jest's cache has none (a fresh clone).
   testSequencer: '<rootDir>/tools/jest/slow-first.sequencer.js',
   projects: [

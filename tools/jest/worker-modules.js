@@ -12,6 +12,8 @@
 // what modules keep between files is what a long-lived process keeps (code-derived caches).
 // A file that rewires modules (`jest.mock`, `jest.isolateModules`, …) must see them load under its
 // mocks: it gets a registry of its own, as Jest gives every file.
+// Written here because Jest has no such option (Vitest's `isolate: false` is one); it leans on two
+// members of Jest's runtime, `_moduleRegistry` and `isTornDown` (code-cache.runtime.js).
 // perf-machinery: jest-worker-modules (docs/performance-machinery.md)
 
 /** path → module: everything the sharing files of this worker loaded, but the test files themselves. */
