@@ -10,20 +10,23 @@ const root = join(__dirname, '..', '..');
 /**
  * Four test files run in this order by one worker with this project's runtime and environment. The
  * module `counted.js` counts its evaluations on the worker's global; A also leaves behind what a test
- * file may leave (an environment variable, a spy it never restored), which B must not see.
+ * file may leave (an environment variable, a spy it never restored, fake timers it never uninstalled),
+ * which B must not see: with A's fake timers, B's real timeout never fires and B times out.
  */
 const TEST_FILES: Readonly<Record<string, string>> = {
   'a.test.js': `
     const counted = require('./counted');
     test('a', () => {
       process.env.LEFT_BY_A = '1';
+      jest.useFakeTimers();
       jest.spyOn(counted, 'hello').mockReturnValue('spied');
       globalThis.seenByA = counted;
       expect(counted.hello()).toBe('spied');
     });`,
   'b.test.js': `
     const counted = require('./counted');
-    test('b', () => {
+    test('b', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1));
       expect(counted).toBe(globalThis.seenByA);
       expect(globalThis.evaluations).toBe(1);
       expect(process.env.LEFT_BY_A).toBeUndefined();
@@ -45,7 +48,6 @@ const TEST_FILES: Readonly<Record<string, string>> = {
 };
 
 interface JestJsonReport {
-  success: boolean;
   testResults: { name: string; status: string; message: string }[];
 }
 
@@ -79,6 +81,7 @@ describe("the modules a worker's test files share", () => {
       testEnvironment: join(root, 'tools', 'jest', 'worker-context.environment.js'),
       testSequencer: join(folder, 'by-name.sequencer.js'),
       cacheDirectory: join(folder, 'jest-cache'),
+      testTimeout: 2000,
     };
     const jest = join(root, 'node_modules', 'jest', 'bin', 'jest.js');
     const { stdout } = await runFile(
