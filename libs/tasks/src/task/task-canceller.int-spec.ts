@@ -22,6 +22,10 @@ const RECORD_GONE: TaskPollResult = {
   failure: { kind: 'bad_request', retryable: false, httpStatus: 404, message: 'video not found' },
 };
 
+/** What a wire's cancel throws when the upstream is too busy to stop the task. */
+const busyUpstream = () =>
+  new UpstreamError({ kind: 'overload', retryable: true, httpStatus: 503, message: 'busy' });
+
 /** An upstream in memory whose wire can cancel; `duringCancel` runs while a cancel is in flight. */
 class CancellableAdapter implements TaskAdapter {
   readonly cancels: JsonHandle[] = [];
@@ -161,12 +165,7 @@ describe('TaskCanceller.cancelForOperator (Postgres)', () => {
 
   it('cancels the row and releases the hold when the upstream refuses to stop, and says so', async () => {
     const adapter = new CancellableAdapter();
-    adapter.cancelFailure = new UpstreamError({
-      kind: 'overload',
-      retryable: true,
-      httpStatus: 503,
-      message: 'busy',
-    });
+    adapter.cancelFailure = busyUpstream();
     const { canceller } = parts(adapter);
     const task = await heldTask(true);
 
@@ -192,6 +191,54 @@ describe('TaskCanceller.cancelForOperator (Postgres)', () => {
     expect((await db.store.findById(task.id))?.status).toBe('cancelled');
     // A claim after the cancel finds nothing to submit.
     expect(await db.store.transition(task.id, 'queued', 'processing')).toBe(false);
+  });
+
+  describe("a client's cancel", () => {
+    it('ends the task cancelled when a worker finds the upstream record its wire cancel deleted', async () => {
+      const adapter = new CancellableAdapter();
+      const { worker, canceller } = parts(adapter);
+      const task = await heldTask(true);
+      // The worker's poll lands between the upstream's cancel and the canceller's swap: the record is gone.
+      let workerRecorded: unknown;
+      adapter.duringCancel = async () => {
+        workerRecorded = await worker.recordPoll(task, RECORD_GONE);
+      };
+
+      // The worker's transition came first, so the canceller's swap found the task ended.
+      expect(await canceller.cancel(task, 'cancelled by the client')).toEqual({ kind: 'ended' });
+      expect(adapter.cancels).toEqual([task.upstreamHandle]);
+      expect(workerRecorded).toEqual({ kind: 'finished', status: 'cancelled' });
+      expect(await db.store.findById(task.id)).toMatchObject({
+        status: 'cancelled',
+        failureReason: 'bad_request: the upstream deleted the task its client cancelled',
+        cancelSentAt: expect.any(Date),
+      });
+      expect(await ledgerOf(task.id)).toEqual([]);
+      expect((await db.prisma.hold.findUnique({ where: { requestId: task.id } }))?.status).toBe('settled');
+    });
+
+    it('leaves a lost record that no cancel deleted a failure', async () => {
+      const { worker } = parts(new CancellableAdapter());
+      const task = await heldTask(true);
+
+      expect(await worker.recordPoll(task, RECORD_GONE)).toEqual({ kind: 'finished', status: 'failed' });
+      expect(await db.store.findById(task.id)).toMatchObject({
+        status: 'failed',
+        failureReason: 'bad_request: video not found',
+        cancelSentAt: null,
+      });
+    });
+
+    it('clears its mark when the wire refuses, so that a record lost later fails the task', async () => {
+      const adapter = new CancellableAdapter();
+      adapter.cancelFailure = busyUpstream();
+      const { worker, canceller } = parts(adapter);
+      const task = await heldTask(true);
+
+      expect(await canceller.cancel(task, 'cancelled by the client')).toMatchObject({ kind: 'refused' });
+      expect(await db.store.findById(task.id)).toMatchObject({ status: 'processing', cancelSentAt: null });
+      expect(await worker.recordPoll(task, RECORD_GONE)).toEqual({ kind: 'finished', status: 'failed' });
+    });
   });
 
   it('answers ended for a task that has already ended, touching nothing', async () => {

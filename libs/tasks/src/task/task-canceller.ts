@@ -76,6 +76,9 @@ export class TaskCanceller {
   /**
    * A wire's cancel also deletes the record of a task that has finished there, so the upstream is asked
    * first: a task it finished is settled as finished (a completed one captured), never cancelled for free.
+   * The row is marked before the wire's cancel: a worker polling between that cancel and this swap finds
+   * the record gone, and the mark tells it the client's cancel did that, so that it ends the task
+   * cancelled rather than failed (the swap here then loses to it, and the client sees the same end).
    */
   private async cancelUpstream(
     task: Task,
@@ -85,9 +88,11 @@ export class TaskCanceller {
     const handle = task.upstreamHandle as JsonHandle;
     try {
       if (await this.recordedUpstreamEnd(task, bound)) return ENDED;
+      if (!(await this.deps.store.markCancelSent(task.id, true))) return ENDED;
       await bound.adapter.cancel?.(handle, bound.context);
     } catch (error) {
       if (!(error instanceof UpstreamError)) throw error;
+      await this.deps.store.markCancelSent(task.id, false);
       this.deps.logger.warn({ taskId: task.id, error: error.message }, 'upstream cancel of a task refused');
       return refused(
         `the upstream accepted the task and did not cancel it (${error.failure.message}); ${WILL_BE_BILLED}`,

@@ -256,6 +256,7 @@ function taskOf(row: NewTask, now: Date): Task {
     requestHash: row.requestHash ?? null,
     remixedFromId: row.remixedFromId ?? null,
     deletedAt: null,
+    cancelSentAt: null,
     requestClearedAt: null,
     deadlineAt: row.deadlineAt,
     createdAt: now,

@@ -4,6 +4,7 @@ import {
   failureReasonOf,
   upstreamFailureOfReason,
   type TaskAdapter,
+  type TaskFailed,
   type TaskPollResult,
 } from '@gateway/providers-core';
 import { errorMessageOf } from '@gateway/observability';
@@ -41,6 +42,9 @@ type TaskStepWait = Extract<TaskStepResult, { kind: 'wait' }>;
 
 /** A turn booked at the channel's poll-rate gate and not yet used, if the step holds one. */
 type PollTurn = number | undefined;
+
+/** What a poll answers once the upstream no longer has the task's record (a wire's cancel deletes it). */
+const RECORD_GONE_STATUS = 404;
 
 export const DEADLINE_EXCEEDED = 'deadline exceeded';
 export const SUBMISSION_OUTCOME_UNKNOWN =
@@ -303,6 +307,9 @@ export class TaskStepProcessor {
    * poller, which asked about many tasks in one call (TaskAdapter.pollMany).
    */
   async recordPoll(task: Task, result: TaskPollResult): Promise<TaskStepResult> {
+    if (result.state === 'failed' && result.failure.httpStatus === RECORD_GONE_STATUS) {
+      return this.finish(task, 'processing', await this.goneRecordOutcome(task.id, result));
+    }
     if (result.state !== 'pending') return this.finish(task, 'processing', result);
     this.deps.metrics?.polledPending(task.id, this.now());
     const progress = progressOf(result);
@@ -319,6 +326,22 @@ export class TaskStepProcessor {
     }
     const delayMs = nextPollDelayMs(task, this.now(), this.timing, result.retryAfterMs);
     return { ...this.waitFor(delayMs), poll: this.snapshotOf(task, task.progress) };
+  }
+
+  /**
+   * The upstream no longer has the task's record. A client's cancel deletes it on the wires that can
+   * cancel, and marks the row just before (TaskCanceller): such a task ends cancelled, as its client
+   * asked, its hold released in full. The mark is read from the row, since `task` may have been read
+   * before the cancel began; any other lost record fails the task.
+   */
+  private async goneRecordOutcome(taskId: string, result: TaskFailed): Promise<TaskFailed> {
+    const row = await this.deps.store.findById(taskId);
+    if (row?.cancelSentAt == null) return result;
+    return {
+      state: 'failed',
+      cancelled: true,
+      failure: { ...result.failure, message: 'the upstream deleted the task its client cancelled' },
+    };
   }
 
   /** Past the deadline: ask the upstream one last time if it can be asked, else fail and release. */

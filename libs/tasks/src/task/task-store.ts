@@ -226,6 +226,19 @@ export class TaskStore {
   }
 
   /**
+   * Marks a `processing` task whose client's cancel is about to reach its upstream's wire, or clears
+   * the mark when the wire refused: a worker whose poll then finds the upstream's record gone ends a
+   * marked task cancelled (TaskStepProcessor.recordPoll). False when the task is no longer processing.
+   */
+  async markCancelSent(taskId: string, sent: boolean): Promise<boolean> {
+    const { count } = await this.prisma.task.updateMany({
+      where: { id: taskId, status: 'processing' },
+      data: { cancelSentAt: sent ? new Date() : null },
+    });
+    return count === 1;
+  }
+
+  /**
    * Takes over a submission claimed at `claimedAt` once the upstream confirmed it created nothing:
    * renews the claim only if no other run renewed it or stored a handle first.
    */
