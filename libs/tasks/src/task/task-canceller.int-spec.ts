@@ -17,10 +17,13 @@ const HOLD_MICROS = 5_000_000n;
 const silentLogger = { info: () => undefined, warn: () => undefined };
 
 /** What a poll answers once the upstream's record is gone (a wire's cancel deletes it): 404. */
-const RECORD_GONE: TaskPollResult = {
-  state: 'failed',
-  failure: { kind: 'bad_request', retryable: false, httpStatus: 404, message: 'video not found' },
-};
+const RECORD_GONE_FAILURE = {
+  kind: 'bad_request',
+  retryable: false,
+  httpStatus: 404,
+  message: 'video not found',
+} as const;
+const RECORD_GONE: TaskPollResult = { state: 'failed', failure: RECORD_GONE_FAILURE };
 
 /** What a wire's cancel throws when the upstream is too busy to stop the task. */
 const busyUpstream = () =>
@@ -30,6 +33,8 @@ const busyUpstream = () =>
 class CancellableAdapter implements TaskAdapter {
   readonly cancels: JsonHandle[] = [];
   pollAnswer: TaskPollResult = { state: 'pending' };
+  /** Thrown by a poll instead of answering, when set. */
+  pollFailure?: UpstreamError;
   cancelFailure?: unknown;
   duringCancel?: () => Promise<void>;
 
@@ -38,6 +43,7 @@ class CancellableAdapter implements TaskAdapter {
   }
 
   async poll(): Promise<TaskPollResult> {
+    if (this.pollFailure) throw this.pollFailure;
     return this.pollAnswer;
   }
 
@@ -214,6 +220,18 @@ describe('TaskCanceller.cancelForOperator (Postgres)', () => {
         cancelSentAt: expect.any(Date),
       });
       expect(await ledgerOf(task.id)).toEqual([]);
+      expect((await db.prisma.hold.findUnique({ where: { requestId: task.id } }))?.status).toBe('settled');
+    });
+
+    it("ends a marked task cancelled too when a worker's step is refused with 404", async () => {
+      const adapter = new CancellableAdapter();
+      adapter.pollFailure = new UpstreamError(RECORD_GONE_FAILURE);
+      const { worker } = parts(adapter);
+      const task = await heldTask(true);
+      expect(await db.store.markCancelSent(task.id, true)).toBe(true);
+
+      expect(await worker.runStep(task.id)).toEqual({ kind: 'finished', status: 'cancelled' });
+      expect((await db.store.findById(task.id))?.status).toBe('cancelled');
       expect((await db.prisma.hold.findUnique({ where: { requestId: task.id } }))?.status).toBe('settled');
     });
 

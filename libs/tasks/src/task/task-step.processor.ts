@@ -290,7 +290,7 @@ export class TaskStepProcessor {
   private recordAnswer(task: Task, answer: PollAnswer): Promise<TaskStepResult> | TaskStepResult {
     if ('result' in answer) return this.recordPoll(task, answer.result);
     const { failure } = answer.error;
-    if (!failure.retryable) return this.finish(task, 'processing', { state: 'failed', failure });
+    if (!failure.retryable) return this.recordPoll(task, { state: 'failed', failure });
     const delayMs = nextPollDelayMs(task, this.now(), this.timing, failure.retryAfterMs);
     return { ...this.waitFor(delayMs), poll: this.snapshotOf(task, task.progress) };
   }
@@ -332,10 +332,11 @@ export class TaskStepProcessor {
    * The upstream no longer has the task's record. A client's cancel deletes it on the wires that can
    * cancel, and marks the row just before (TaskCanceller): such a task ends cancelled, as its client
    * asked, its hold released in full. The mark is read from the row, since `task` may have been read
-   * before the cancel began; any other lost record fails the task.
+   * before the cancel began; any other lost record fails the task. An upstream that lost many records
+   * at once (a batch poll's answer) has their rows read together.
    */
   private async goneRecordOutcome(taskId: string, result: TaskFailed): Promise<TaskFailed> {
-    const row = await this.deps.store.findById(taskId);
+    const row = await this.deps.store.findByIdAmongMany(taskId);
     if (row?.cancelSentAt == null) return result;
     return {
       state: 'failed',
