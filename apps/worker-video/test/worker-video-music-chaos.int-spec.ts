@@ -51,9 +51,13 @@ describe('worker-video music tasks under SIGKILL (production build, Postgres, Re
     expect(
       cutInSubmission.filter((row) => row.failureReason !== SUBMISSION_OUTCOME_UNKNOWN || row.upstreamHandle),
     ).toEqual([]);
-    expect(cutInSubmission.length).toBeLessThanOrEqual(kills);
     const completed = rows.filter((row) => row.status === 'completed');
     expect(completed).toHaveLength(TASK_COUNT - cutInSubmission.length);
+    // A kill cuts every submission the killed worker had in flight (up to its concurrency, not one), so
+    // the count is bounded by the load, not by the kills: 0 on an idle machine, 8 after 6 kills once on
+    // a loaded one. Submissions take milliseconds and kills come seconds apart; if half the tasks failed,
+    // tasks that were never cut would have been declared unknown.
+    expect(completed.length).toBeGreaterThan(TASK_COUNT / 2);
     const completedIds = completed.map((row) => row.id);
 
     // The wire has no de-duplication: each task was sent upstream at most once, each completed task
