@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import Redis from 'ioredis';
 import { pollRateKey, RedisPollRateGate } from './redis-poll-rate.gate';
 
@@ -76,7 +77,10 @@ describe('RedisPollRateGate (Redis)', () => {
 
     expect(await gate.reserve('chan_e', 1)).toBe(0);
     expect(warnings).toEqual(['poll-rate gate not reached; polling now']);
-    deaf.disconnect();
+    // Refused and never retried, the client ends by itself. disconnect() would only arm ioredis's 2 s
+    // timer for a socket that has already closed: a timer that kept the Jest worker alive after its
+    // last file ("A worker process has failed to exit gracefully").
+    if (deaf.status !== 'end') await once(deaf, 'end');
   });
 
   it('takes no turn for a ceiling that is not a positive number', async () => {
