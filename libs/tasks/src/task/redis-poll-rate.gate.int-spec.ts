@@ -78,8 +78,8 @@ describe('RedisPollRateGate (Redis)', () => {
     expect(await gate.reserve('chan_e', 1)).toBe(0);
     expect(warnings).toEqual(['poll-rate gate not reached; polling now']);
     // Refused and never retried, the client ends by itself. disconnect() would only arm ioredis's 2 s
-    // timer for a socket that has already closed: a timer that kept the Jest worker alive after its
-    // last file ("A worker process has failed to exit gracefully").
+    // timer for a socket that has already closed: in one run, that timer kept the Jest worker alive after
+    // its last file.
     if (deaf.status !== 'end') await once(deaf, 'end');
   });
 
