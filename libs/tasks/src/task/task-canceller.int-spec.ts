@@ -257,6 +257,22 @@ describe('TaskCanceller.cancelForOperator (Postgres)', () => {
       expect(await db.store.findById(task.id)).toMatchObject({ status: 'processing', cancelSentAt: null });
       expect(await worker.recordPoll(task, RECORD_GONE)).toEqual({ kind: 'finished', status: 'failed' });
     });
+
+    it("leaves another cancel's mark when its own first poll is refused, before it marks anything", async () => {
+      const adapter = new CancellableAdapter();
+      adapter.pollFailure = busyUpstream();
+      const { canceller } = parts(adapter);
+      const task = await heldTask(true);
+      // A concurrent cancel has marked the row and is at the wire.
+      expect(await db.store.markCancelSent(task.id, true)).toBe(true);
+
+      expect(await canceller.cancel(task, 'cancelled by the client')).toMatchObject({ kind: 'refused' });
+      expect(adapter.cancels).toEqual([]);
+      expect(await db.store.findById(task.id)).toMatchObject({
+        status: 'processing',
+        cancelSentAt: expect.any(Date),
+      });
+    });
   });
 
   it('answers ended for a task that has already ended, touching nothing', async () => {

@@ -86,13 +86,16 @@ export class TaskCanceller {
     failureReason: string,
   ): Promise<TaskCancellation> {
     const handle = task.upstreamHandle as JsonHandle;
+    let marked = false;
     try {
       if (await this.recordedUpstreamEnd(task, bound)) return ENDED;
-      if (!(await this.deps.store.markCancelSent(task.id, true))) return ENDED;
+      marked = await this.deps.store.markCancelSent(task.id, true);
+      if (!marked) return ENDED;
       await bound.adapter.cancel?.(handle, bound.context);
     } catch (error) {
       if (!(error instanceof UpstreamError)) throw error;
-      await this.deps.store.markCancelSent(task.id, false);
+      // Only a mark this cancel set: a poll refused before it must not clear a concurrent cancel's.
+      if (marked) await this.deps.store.markCancelSent(task.id, false);
       this.deps.logger.warn({ taskId: task.id, error: error.message }, 'upstream cancel of a task refused');
       return refused(
         `the upstream accepted the task and did not cancel it (${error.failure.message}); ${WILL_BE_BILLED}`,
