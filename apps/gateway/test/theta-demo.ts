@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Module, type DynamicModule, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { JournalEntry } from '@gateway/simulators';
-import { AssetStatusWorkerModule, WorkerRuntimeModule } from '@gateway/tasks';
+import { AssetStatusWorkerModule, WorkerRuntimeModule } from '@gateway/tasks/worker';
 import { waitFor } from '@gateway/testing';
 import type { GatewayHarness, HttpAnswer } from './gateway-harness';
 

@@ -3,7 +3,8 @@ import { Module, type DynamicModule, type INestApplicationContext } from '@nestj
 import { NestFactory } from '@nestjs/core';
 import OpenAI from 'openai';
 import type { JournalEntry } from '@gateway/simulators';
-import { QUEUE_NAMES, TaskStepWorkerModule, WorkerRuntimeModule } from '@gateway/tasks';
+import { QUEUE_NAMES } from '@gateway/tasks';
+import { TaskStepWorkerModule, WorkerRuntimeModule } from '@gateway/tasks/worker';
 import { waitFor } from '@gateway/testing';
 import { GatewayHarness, type GatewayInstance } from './gateway-harness';
 

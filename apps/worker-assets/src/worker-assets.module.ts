@@ -1,6 +1,10 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { Environment } from '@gateway/config';
-import { AssetStatusWorkerModule, WorkerRuntimeModule, type AssetStatusWorkerOptions } from '@gateway/tasks';
+import {
+  AssetStatusWorkerModule,
+  WorkerRuntimeModule,
+  type AssetStatusWorkerOptions,
+} from '@gateway/tasks/worker';
 
 export interface WorkerAssetsOptions extends AssetStatusWorkerOptions {
   /** The environment to configure from; the process environment when absent. */

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Queue, QueueEvents } from 'bullmq';
-import { ASSET_STATUS_JOB_NAME, enqueueAssetStatus, queueWorkerName } from '@gateway/tasks';
+import { ASSET_STATUS_JOB_NAME, enqueueAssetStatus } from '@gateway/tasks';
+import { queueWorkerName } from '@gateway/tasks/worker';
 import { BuiltApps, waitFor, type AppProcess } from '@gateway/testing';
 import { EtaAssetLibrary } from './eta-asset-library.fixture';
 

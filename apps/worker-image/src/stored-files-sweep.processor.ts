@@ -2,7 +2,8 @@ import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common'
 import type { GatewayConfig } from '@gateway/config';
 import type { GatewayLogger } from '@gateway/observability';
 import type { ObjectStore, SweepResult } from '@gateway/storage';
-import { QUEUE_NAMES, QueueRuntime, WORKER_CONFIG, WORKER_LOGGER } from '@gateway/tasks';
+import { QUEUE_NAMES, WORKER_CONFIG, WORKER_LOGGER } from '@gateway/tasks';
+import { QueueRuntime } from '@gateway/tasks/worker';
 import { OBJECT_STORE } from './object-store.token';
 
 export const STORED_FILES_SWEEP_SCHEDULER_ID = 'sweep-expired-stored-files';

@@ -2,13 +2,12 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import type { GatewayConfig } from '@gateway/config';
 import { imageJobSteps } from '@gateway/images/worker';
 import { createObjectStore } from '@gateway/storage';
+import { QUEUE_NAMES, WORKER_CONFIG } from '@gateway/tasks';
 import {
-  QUEUE_NAMES,
   TaskStepWorkerModule,
-  WORKER_CONFIG,
   WorkerRuntimeModule,
   type TaskStepWorkerAppOptions,
-} from '@gateway/tasks';
+} from '@gateway/tasks/worker';
 import { OBJECT_STORE } from './object-store.token';
 import { StoredFilesSweepProcessor } from './stored-files-sweep.processor';
 

@@ -1,7 +1,8 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { HoldReaper } from '@gateway/billing';
 import type { GatewayLogger } from '@gateway/observability';
-import { QUEUE_NAMES, QueueRuntime, WORKER_LOGGER } from '@gateway/tasks';
+import { QUEUE_NAMES, WORKER_LOGGER } from '@gateway/tasks';
+import { QueueRuntime } from '@gateway/tasks/worker';
 
 export const HOLD_REAPER_SCHEDULER_ID = 'reap-expired-holds';
 const REAP_INTERVAL_MS = 30_000;

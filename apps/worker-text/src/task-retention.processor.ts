@@ -3,12 +3,12 @@ import type { GatewayConfig } from '@gateway/config';
 import type { GatewayLogger } from '@gateway/observability';
 import {
   QUEUE_NAMES,
-  QueueRuntime,
   TaskRetentionSweep,
   WORKER_CONFIG,
   WORKER_LOGGER,
   type TaskRetentionResult,
 } from '@gateway/tasks';
+import { QueueRuntime } from '@gateway/tasks/worker';
 
 export const TASK_RETENTION_SCHEDULER_ID = 'sweep-finished-tasks';
 

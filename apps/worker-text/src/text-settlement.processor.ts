@@ -5,12 +5,12 @@ import { errorMessageOf, type GatewayLogger } from '@gateway/observability';
 import {
   fromSettlementJob,
   QUEUE_NAMES,
-  QueueRuntime,
   readWorkerConcurrency,
   WORKER_ENVIRONMENT,
   WORKER_LOGGER,
   type TextSettlementJob,
 } from '@gateway/tasks';
+import { QueueRuntime } from '@gateway/tasks/worker';
 import { UnrecoverableError, type Job } from 'bullmq';
 
 const DEFAULT_CONCURRENCY = 16;

@@ -7,14 +7,8 @@ import type {
   TaskPollResult,
   TaskSubmission,
 } from '@gateway/providers-core';
-import {
-  enqueueTaskStep,
-  OVERDUE_SWEEP_JOB_NAME,
-  QUEUE_NAMES,
-  STRANDED_SWEEP_JOB_NAME,
-  taskStepJobId,
-  TaskStore,
-} from '@gateway/tasks';
+import { enqueueTaskStep, QUEUE_NAMES, taskStepJobId, TaskStore } from '@gateway/tasks';
+import { OVERDUE_SWEEP_JOB_NAME, STRANDED_SWEEP_JOB_NAME } from '@gateway/tasks/worker';
 import { createTestDatabase, waitFor, type TestDatabase } from '@gateway/testing';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';

@@ -1,11 +1,11 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { QUEUE_NAMES } from '@gateway/tasks';
 import {
   MusicPollModule,
-  QUEUE_NAMES,
   TaskStepWorkerModule,
   WorkerRuntimeModule,
   type TaskStepWorkerAppOptions,
-} from '@gateway/tasks';
+} from '@gateway/tasks/worker';
 
 /** Video and music tasks: submit, poll with growing delays, settle. Scales on its own: run as many as the upstreams' latency needs. */
 @Module({})

@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { imageJobSteps } from '@gateway/images/worker';
-import { QUEUE_NAMES, TaskStepWorkerModule, WorkerRuntimeModule } from '@gateway/tasks';
+import { QUEUE_NAMES } from '@gateway/tasks';
+import { TaskStepWorkerModule, WorkerRuntimeModule } from '@gateway/tasks/worker';
 
 /**
  * worker-image's composition (apps/worker-image/src/worker-image.module.ts: the shared step worker on

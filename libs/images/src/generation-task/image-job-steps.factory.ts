@@ -13,8 +13,6 @@ import type { ChannelCandidate } from '@gateway/routing';
 import { createObjectStore } from '@gateway/storage';
 import {
   PG_POOL,
-  QueueRuntime,
-  TASK_UPSTREAM_HTTP,
   TaskSettlementService,
   TaskStore,
   tracedTaskSettlements,
@@ -23,6 +21,7 @@ import {
   type DelegatedTaskSteps,
   type DelegatedTaskStepsFactory,
 } from '@gateway/tasks';
+import { QueueRuntime, TASK_UPSTREAM_HTTP } from '@gateway/tasks/worker';
 import type { Pool } from 'pg';
 import { isImageJobTask } from './image-job-request';
 import { ImageJobStep } from './image-job.step';

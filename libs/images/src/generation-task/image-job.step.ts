@@ -23,7 +23,7 @@ import {
   type TaskStatus,
   type TaskStepResult,
 } from '@gateway/tasks';
-import { DelayedError, type Job } from 'bullmq';
+import type { Job } from 'bullmq';
 import { attemptImages } from '../image-calls';
 import { bytesOfGeneratedImage } from '../image-download';
 import { planImages, type PlannedImages } from '../image-planning';
@@ -81,7 +81,7 @@ export const IMAGE_JOB_DEADLINE_EXCEEDED = 'deadline exceeded';
 export class ImageJobStep {
   constructor(private readonly deps: ImageJobStepDependencies) {}
 
-  /** BullMQ entry point; a claim held by another run waits in the delayed set (DelayedError). */
+  /** A step job's run; a claim held by another run moves the job to the delayed set (runStepJob). */
   async process(
     job: Pick<Job<{ taskId: string }>, 'data' | 'moveToDelayed'>,
     token?: string,
@@ -89,7 +89,7 @@ export class ImageJobStep {
     const result = await this.runStep(job.data.taskId);
     if (result.kind === 'finished') return result;
     await job.moveToDelayed(Date.now() + result.delayMs, token);
-    throw new DelayedError();
+    return result;
   }
 
   async runStep(taskId: string): Promise<TaskStepResult> {

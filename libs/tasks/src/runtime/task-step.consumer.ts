@@ -8,6 +8,7 @@ import type { TaskStepResult } from '../task/task-step.types';
 import { TaskStore } from '../task/task-store';
 import { DELEGATED_TASK_STEPS, type DelegatedTaskSteps } from './delegated-task-steps';
 import { QueueRuntime } from './queue-runtime.service';
+import { runStepJob } from './step-job.runner';
 import { StrandedTaskSweep } from './stranded-task.sweep';
 import { TASK_STEP_WORKER_SETTINGS, type TaskStepWorkerSettings } from './task-step-worker.settings';
 import { WORKER_LOGGER } from './worker-runtime.tokens';
@@ -59,14 +60,14 @@ export class TaskStepConsumer implements OnApplicationBootstrap {
       throw new UnrecoverableError(`unexpected job ${job.name} on ${this.settings.queue}`);
     }
     const processor = this.processorOf(job.data.taskId);
-    if (!tracing.enabled) return processor.process(job, token);
+    if (!tracing.enabled) return runStepJob(processor, job, token);
     // Each step continues the trace of the request that created the task; a step that waits for
     // its next poll (DelayedError) ended normally.
     return tracing.inRemoteSpan(
       job.data.traceparent,
       'task step',
       { 'gateway.task.id': job.data.taskId, 'gateway.queue': this.settings.queue },
-      () => processor.process(job, token),
+      () => runStepJob(processor, job, token),
       (error) => (error instanceof DelayedError ? undefined : 'step_error'),
     );
   }

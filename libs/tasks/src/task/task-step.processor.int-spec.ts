@@ -10,6 +10,7 @@ import {
 } from '@gateway/providers-core';
 import { DelayedError } from 'bullmq';
 import type { TaskStepJob } from '../jobs/task-step.job';
+import { runStepJob } from '../runtime/step-job.runner';
 import type { JsonHandle, JsonObject } from './json-value';
 import { PrismaTaskChannelResolver } from './prisma-task-channel.resolver';
 import { toImageTaskPriceSnapshot, toVideoTaskPriceSnapshot } from './task-price-snapshot';
@@ -538,7 +539,7 @@ describe('TaskStepProcessor (Postgres)', () => {
     };
 
     const before = Date.now();
-    await expect(processor.process(job, 'token-1')).rejects.toBeInstanceOf(DelayedError);
+    await expect(runStepJob(processor, job, 'token-1')).rejects.toBeInstanceOf(DelayedError);
     expect(delayedUntil).toHaveLength(1);
     expect(delayedUntil[0]).toBeGreaterThanOrEqual(before + TIMING.minPollDelayMs);
     expect(delayedUntil[0]).toBeLessThanOrEqual(Date.now() + TIMING.maxPollDelayMs);

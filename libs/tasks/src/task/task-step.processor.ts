@@ -8,7 +8,7 @@ import {
   type TaskPollResult,
 } from '@gateway/providers-core';
 import { errorMessageOf } from '@gateway/observability';
-import { DelayedError, type Job } from 'bullmq';
+import type { Job } from 'bullmq';
 import type { TaskStepJob } from '../jobs/task-step.job';
 import type { JsonHandle, JsonObject } from './json-value';
 import { bindTaskAdapter, type BoundTaskAdapter } from './task-adapter.binding';
@@ -63,8 +63,8 @@ export class TaskStepProcessor {
   }
 
   /**
-   * BullMQ entry point. A step that must wait moves its own job to the delayed set (without using
-   * up an attempt) and tells BullMQ so with DelayedError.
+   * A step job's run. A step that must wait moves its own job to the delayed set and answers its
+   * wait; the worker's consumer then tells BullMQ so (runStepJob), without using up an attempt.
    */
   async process(
     job: Pick<Job<TaskStepJob>, 'data' | 'moveToDelayed' | 'updateData'>,
@@ -87,7 +87,7 @@ export class TaskStepProcessor {
       });
     }
     await job.moveToDelayed(Date.now() + result.delayMs, token);
-    throw new DelayedError();
+    return result;
   }
 
   /** One step from the task's row. `turn`: a poll-rate turn the step's job booked earlier. */

@@ -4,6 +4,7 @@ import { UpstreamError } from '@gateway/providers-core';
 import { DelayedError } from 'bullmq';
 import { Client } from 'pg';
 import type { TaskStepJob } from '../jobs/task-step.job';
+import { runStepJob } from '../runtime/step-job.runner';
 import type { JsonHandle } from './json-value';
 import { PrismaTaskChannelResolver } from './prisma-task-channel.resolver';
 import { ROW_RECHECK_MS } from './task-poll-snapshot';
@@ -49,7 +50,7 @@ function stepJob(taskId: string) {
 /** Steps the job once; 'delayed' when it re-scheduled itself. */
 async function step(processor: TaskStepProcessor, job: ReturnType<typeof stepJob>): Promise<unknown> {
   try {
-    return await processor.process(job, 'token');
+    return await runStepJob(processor, job, 'token');
   } catch (error) {
     if (error instanceof DelayedError) return 'delayed';
     throw error;
