@@ -8,11 +8,15 @@ import { SettlementService } from '@gateway/billing';
 import { createPgPool } from '@gateway/db/pg-pool';
 import { QUEUE_NAMES } from '@gateway/tasks';
 import { fromSettlementJob, type TextSettlementJob } from '@gateway/tasks/queues';
-import { killClientsNamedUnder, TEST_POSTGRES_ADMIN_URL, waitFor } from '@gateway/testing';
+import {
+  killClientsNamedUnder,
+  TEST_POSTGRES_ADMIN_URL,
+  waitFor,
+  whileDatabaseRefusesConnections,
+} from '@gateway/testing';
 import { BetaActionClient } from './beta-action.client';
 import { GatewayHarness, type HttpAnswer } from './gateway-harness';
 import { IMAGE_PRICE_MICROS, imageHarnessEnv, seedImageDemo, type ImageDemo } from './image-demo';
-import { whileDatabaseRefusesConnections } from './postgres-outage';
 
 /** BETA_TEST_PRICES: one 1k image. */
 const ONE_1K_IMAGE = 20_000n;

@@ -3,10 +3,16 @@ import { Queue } from 'bullmq';
 import { Client } from 'pg';
 import { startSimulator, type RunningSimulator } from '@gateway/simulators';
 import { QUEUE_NAMES } from '@gateway/tasks/queues';
-import { createTestDatabase, TEST_POSTGRES_ADMIN_URL, waitFor, type TestDatabase } from '@gateway/testing';
+import {
+  createTestDatabase,
+  terminateBackends,
+  TEST_POSTGRES_ADMIN_URL,
+  waitFor,
+  whileDatabaseRefusesConnections,
+  type TestDatabase,
+} from '@gateway/testing';
 import { seedTextOverAdminApi } from './admin-seed';
 import { BuiltApps, freePort, untilListening, type AppProcess } from './app-processes';
-import { terminateBackends, whileDatabaseRefusesConnections } from './postgres-outage';
 import { TcpOutageProxy } from './tcp-outage.proxy';
 import { sendTextCall, TEXT_CALL_KINDS, type TextCallKind } from './text-calls.client';
 

@@ -1,6 +1,6 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { Client } from 'pg';
-import { TEST_POSTGRES_ADMIN_URL, waitFor } from '@gateway/testing';
+import { TEST_POSTGRES_ADMIN_URL, waitFor, whileDatabaseRefusesConnections } from '@gateway/testing';
 import { seedAlphaDemo, startImageServer, startTrustingInstance, type ImageServer } from './alpha-demo';
 import {
   BETA_VERSION,
@@ -12,7 +12,6 @@ import {
 import { seedGammaDemo, type GammaEnvelope } from './gamma-demo';
 import { GatewayHarness, type GatewayInstance, type HttpAnswer } from './gateway-harness';
 import { seedMusicDemo, startMusicWorker, type LambdaEnvelope, type LambdaTask } from './lambda-demo';
-import { whileDatabaseRefusesConnections } from './postgres-outage';
 import { assetImage, seedThetaChannel, startAssetWorker, ThetaClient } from './theta-demo';
 import { newVideoAccount, seedVideoDemo } from './video-demo';
 

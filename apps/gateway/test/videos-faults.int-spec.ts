@@ -1,9 +1,8 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type OpenAI from 'openai';
 import { Client } from 'pg';
-import { TEST_POSTGRES_ADMIN_URL, waitFor } from '@gateway/testing';
+import { TEST_POSTGRES_ADMIN_URL, waitFor, whileDatabaseRefusesConnections } from '@gateway/testing';
 import { GatewayHarness, type HttpAnswer } from './gateway-harness';
-import { whileDatabaseRefusesConnections } from './postgres-outage';
 import { TcpOutageProxy } from './tcp-outage.proxy';
 import { expectSettledOnce, priceOf720p, simulatorRouteCount } from './video-fault.checks';
 import {

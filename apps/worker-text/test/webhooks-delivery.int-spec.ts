@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import OpenAI from 'openai';
 import { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
-import { TEST_POSTGRES_ADMIN_URL, waitFor } from '@gateway/testing';
+import { allowConnections, refuseConnections, TEST_POSTGRES_ADMIN_URL, waitFor } from '@gateway/testing';
 import { WebhookReceiver } from '@gateway/testing-workers/webhooks';
 import { ACCOUNT_A, ACCOUNT_B, WebhookStack } from './webhook-stack';
 
@@ -303,22 +303,18 @@ describe('webhook delivery (outbox → signed POSTs)', () => {
       stack.startWorker(logs, { timeoutMs: 1_000 });
       await waitFor(async () => target.received.length >= 1);
       // Postgres goes away while the endpoint holds the request: its answer cannot be recorded.
-      await admin.query(`alter database "${stack.databaseName}" with allow_connections false`);
-      await admin.query(
-        'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
-        [stack.databaseName],
-      );
+      await refuseConnections(admin, stack.databaseName);
       target.answerWith(() => 200);
       target.release(200);
       await waitFor(async () => logs.some((line) => line.includes('not recorded')), 10_000);
-      await admin.query(`alter database "${stack.databaseName}" with allow_connections true`);
+      await allowConnections(admin, stack.databaseName);
 
       await waitFor(async () => (await stack.deliveriesOf(endpoint.id))[0]?.status === 'delivered', 20_000);
       expect(target.received.length).toBeGreaterThanOrEqual(2);
       expect(new Set(target.received.map((delivery) => delivery.id)).size).toBe(1);
       expect(target.received.every((delivery) => delivery.verifiedByOpenAi)).toBe(true);
     } finally {
-      await admin.query(`alter database "${stack.databaseName}" with allow_connections true`);
+      await allowConnections(admin, stack.databaseName);
       await admin.end();
     }
   });

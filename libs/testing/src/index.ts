@@ -12,3 +12,4 @@ export * from './engines/redis-cluster.process';
 export * from './engines/redis-sentinel.process';
 export * from './engines/tls-postgres.process';
 export * from './seeded-random';
+export * from './postgres-outage';

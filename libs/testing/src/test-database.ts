@@ -20,6 +20,8 @@ const TEMPLATE_COPY_RETRY_MS = 25;
 export interface TestDatabase {
   /** Connection string of the new, fully migrated database. */
   url: string;
+  /** Its name on the server (for faults made through TEST_POSTGRES_ADMIN_URL: postgres-outage.ts). */
+  name: string;
   /** Drops the database, closing whatever connections are still open on it. */
   drop(): Promise<void>;
 }
@@ -36,7 +38,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await createFromTemplate(name, template);
   const url = new URL(TEST_POSTGRES_ADMIN_URL);
   url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => dropDatabase(name) };
+  return { url: url.toString(), name, drop: () => dropDatabase(name) };
 }
 
 let templateName: Promise<string> | undefined;

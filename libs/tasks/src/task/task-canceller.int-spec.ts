@@ -12,6 +12,8 @@ import { TaskCanceller } from './task-canceller';
 import type { TaskSettlementService } from './task-settlement.service';
 import { TaskStepProcessor } from './task-step.processor';
 import { openTaskDatabase, type TaskDatabase } from '../testing/task-database.fixture';
+import { allowConnections, refuseConnections, TEST_POSTGRES_ADMIN_URL } from '@gateway/testing';
+import { Client } from 'pg';
 
 const HOLD_MICROS = 5_000_000n;
 const silentLogger = { info: () => undefined, warn: () => undefined };
@@ -29,13 +31,14 @@ const RECORD_GONE: TaskPollResult = { state: 'failed', failure: RECORD_GONE_FAIL
 const busyUpstream = () =>
   new UpstreamError({ kind: 'overload', retryable: true, httpStatus: 503, message: 'busy' });
 
-/** An upstream in memory whose wire can cancel; `duringCancel` runs while a cancel is in flight. */
+/** An upstream in memory whose wire can cancel; `duringPoll` and `duringCancel` run inside those calls. */
 class CancellableAdapter implements TaskAdapter {
   readonly cancels: JsonHandle[] = [];
   pollAnswer: TaskPollResult = { state: 'pending' };
   /** Thrown by a poll instead of answering, when set. */
   pollFailure?: UpstreamError;
   cancelFailure?: unknown;
+  duringPoll?: () => Promise<void>;
   duringCancel?: () => Promise<void>;
 
   async submit(): Promise<TaskSubmission> {
@@ -43,6 +46,7 @@ class CancellableAdapter implements TaskAdapter {
   }
 
   async poll(): Promise<TaskPollResult> {
+    await this.duringPoll?.();
     if (this.pollFailure) throw this.pollFailure;
     return this.pollAnswer;
   }
@@ -271,6 +275,74 @@ describe('TaskCanceller.cancelForOperator (Postgres)', () => {
       expect(await db.store.findById(task.id)).toMatchObject({
         status: 'processing',
         cancelSentAt: expect.any(Date),
+      });
+    });
+
+    describe('with Postgres going down in the middle', () => {
+      let postgres: Client;
+
+      beforeAll(async () => {
+        postgres = new Client({ connectionString: TEST_POSTGRES_ADMIN_URL });
+        await postgres.connect();
+      });
+      afterEach(() => allowConnections(postgres, db.name));
+      afterAll(() => postgres.end());
+
+      const holdStatusOf = async (task: Task) =>
+        (await db.prisma.hold.findUnique({ where: { requestId: task.id } }))?.status;
+
+      it('fails without asking the wire when Postgres is down as it marks the row, and changes nothing', async () => {
+        const adapter = new CancellableAdapter();
+        const { canceller } = parts(adapter);
+        const task = await heldTask(true);
+        // The upstream answered its poll (pending); the mark is the next statement.
+        adapter.duringPoll = () => refuseConnections(postgres, db.name);
+
+        await expect(canceller.cancel(task, 'cancelled by the client')).rejects.toThrow();
+        await allowConnections(postgres, db.name);
+
+        expect(adapter.cancels).toEqual([]);
+        expect(await db.store.findById(task.id)).toMatchObject({ status: 'processing', cancelSentAt: null });
+        expect(await holdStatusOf(task)).toBe('open');
+      });
+
+      it('fails and keeps its mark when Postgres is down as it clears it after the wire refused', async () => {
+        const adapter = new CancellableAdapter();
+        adapter.cancelFailure = busyUpstream();
+        const { worker, canceller } = parts(adapter);
+        const task = await heldTask(true);
+        adapter.duringCancel = () => refuseConnections(postgres, db.name);
+
+        // The client is told the gateway failed (the route's 503), not that the cancel was refused.
+        await expect(canceller.cancel(task, 'cancelled by the client')).rejects.toThrow();
+        await allowConnections(postgres, db.name);
+
+        expect(adapter.cancels).toEqual([task.upstreamHandle]);
+        expect(await db.store.findById(task.id)).toMatchObject({
+          status: 'processing',
+          cancelSentAt: expect.any(Date),
+        });
+        expect(await holdStatusOf(task)).toBe('open');
+        // What the leftover mark changes: a record the upstream loses later ends the task cancelled
+        // instead of failed. The money is the same either way: the whole hold released, nothing captured.
+        expect(await worker.recordPoll(task, RECORD_GONE)).toEqual({ kind: 'finished', status: 'cancelled' });
+        expect(await holdStatusOf(task)).toBe('settled');
+        expect(await ledgerOf(task.id)).toEqual([]);
+      });
+
+      it("answers the client's retry once Postgres is back as the wire does, and clears the mark then", async () => {
+        const adapter = new CancellableAdapter();
+        adapter.cancelFailure = busyUpstream();
+        const { canceller } = parts(adapter);
+        const task = await heldTask(true);
+        adapter.duringCancel = () => refuseConnections(postgres, db.name);
+        await expect(canceller.cancel(task, 'cancelled by the client')).rejects.toThrow();
+        await allowConnections(postgres, db.name);
+        adapter.duringCancel = undefined;
+
+        expect(await canceller.cancel(task, 'cancelled by the client')).toMatchObject({ kind: 'refused' });
+        expect(adapter.cancels).toEqual([task.upstreamHandle, task.upstreamHandle]);
+        expect(await db.store.findById(task.id)).toMatchObject({ status: 'processing', cancelSentAt: null });
       });
     });
   });

@@ -17,6 +17,8 @@ export interface TestChannel {
  * settled through, for integration specs.
  */
 export interface TaskDatabase {
+  /** The database's name on the server, for outages (postgres-outage in @gateway/testing). */
+  name: string;
   pool: Pool;
   prisma: PrismaClient;
   store: TaskStore;
@@ -32,6 +34,7 @@ export async function openTaskDatabase(maxConnections = 4): Promise<TaskDatabase
   const pool = createPgPool(database.url, maxConnections);
   const prisma = createPrismaClient(pool);
   return {
+    name: database.name,
     pool,
     prisma,
     store: new TaskStore(prisma, pool),
