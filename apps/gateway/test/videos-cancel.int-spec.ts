@@ -1,6 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { DEFAULT_ETA_KEY } from '@gateway/simulators';
-import { waitFor } from '@gateway/testing';
+import { Client } from 'pg';
+import { TEST_POSTGRES_ADMIN_URL, waitFor, whileDatabaseRefusesConnections } from '@gateway/testing';
 import { seedAlphaDemo } from './alpha-demo';
 import { BetaActionClient } from './beta-action.client';
 import { seedGammaDemo } from './gamma-demo';
@@ -212,6 +213,36 @@ describe('cancelling a video: free only before the upstream took it or where its
         expect(await compatCancellations()).toBe(cancellations + 1);
       },
     );
+
+    it('delta: with Postgres down the cancel answers 503 and changes nothing; the same cancel once it is back is made', async () => {
+      const postgres = new Client({ connectionString: TEST_POSTGRES_ADMIN_URL });
+      await postgres.connect();
+      const cancellations = await compatCancellations();
+      const id = await create('delta', 'polls=50', submitting);
+      const databaseName = new URL(harness.config.databaseUrl).pathname.slice(1);
+      try {
+        const during = await whileDatabaseRefusesConnections(postgres, databaseName, () => remove(id));
+        expect(during.status).toBe(503);
+        expect(during.body).toEqual({
+          error: {
+            message: expect.any(String),
+            type: 'server_error',
+            param: null,
+            code: 'service_unavailable',
+          },
+        });
+      } finally {
+        await postgres.end();
+      }
+      expect(await rowOf(id)).toMatchObject({ status: 'processing', accepted: true });
+      expect(await compatCancellations()).toBe(cancellations);
+
+      const after = await remove(id);
+      expect(after.status).toBe(200);
+      expect(after.body).toMatchObject({ id, status: 'cancelled' });
+      await expectReleasedOnce(id);
+      expect(await compatCancellations()).toBe(cancellations + 1);
+    });
 
     it('nu: a video the upstream already finished is settled as finished, never cancelled on the wire for free', async () => {
       const cancellations = await compatCancellations();
