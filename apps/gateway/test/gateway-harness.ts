@@ -6,7 +6,7 @@ import { HoldLeases, LedgerAudit, type LedgerAuditResult } from '@gateway/billin
 import { loadConfig, type GatewayConfig } from '@gateway/config';
 import { createPrismaClient, type PrismaClient } from '@gateway/db';
 import { startSimulator } from '@gateway/simulators';
-import { createTestDatabase, logsDirectory, secretsDirectory } from '@gateway/testing';
+import { createTestDatabase, logsDirectory, secretsDirectory, type TestDatabase } from '@gateway/testing';
 import { createGatewayApp, type GatewayApp } from '../src/bootstrap';
 import type { InfrastructureOptions } from '../src/platform/infrastructure/infrastructure.module';
 import { SettlementRecorder } from '../src/pipeline/settlement-recorder';
@@ -88,7 +88,7 @@ export class GatewayHarness {
     readonly config: GatewayConfig,
     readonly simulatorUrl: string,
     private readonly closeSimulator: () => Promise<void>,
-    private readonly dropDatabase: () => Promise<void>,
+    private readonly database: TestDatabase,
   ) {}
 
   static async start(env: Record<string, string> = {}): Promise<GatewayHarness> {
@@ -103,12 +103,7 @@ export class GatewayHarness {
       HOST: '127.0.0.1',
       ...env,
     });
-    const harness = new GatewayHarness(
-      config,
-      simulator.url,
-      () => simulator.close(),
-      () => database.drop(),
-    );
+    const harness = new GatewayHarness(config, simulator.url, () => simulator.close(), database);
     await harness.startInstance();
     return harness;
   }
@@ -124,6 +119,11 @@ export class GatewayHarness {
 
   get adminToken(): string {
     return this.config.adminToken;
+  }
+
+  /** The database's name on the server, for outages (`whileDatabaseRefusesConnections`). */
+  get databaseName(): string {
+    return this.database.name;
   }
 
   /**
@@ -373,7 +373,7 @@ export class GatewayHarness {
     await this.prisma?.$disconnect();
     await this.databasePool?.end();
     await this.closeSimulator();
-    await this.dropDatabase();
+    await this.database.drop();
     // A line written after this (a late timer of a closed instance) opens the file again.
     if (this.logFile !== undefined) closeSync(this.logFile);
     this.logFile = undefined;

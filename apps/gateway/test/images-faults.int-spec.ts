@@ -99,7 +99,6 @@ describe('image requests and /bt tasks under lost connections', () => {
     });
 
   it('answers image requests 503 while the database refuses connections, 200 once it is back, and settles each once', async () => {
-    const databaseName = new URL(harness.config.databaseUrl).pathname.slice(1);
     const statuses: number[] = [];
     // Answers to requests sent once every backend was terminated, and answered before connections were
     // allowed again: each must be a 503.
@@ -116,7 +115,7 @@ describe('image requests and /bt tasks under lost connections', () => {
       }
     });
     await waitFor(async () => statuses.length >= 8, 30_000);
-    await whileDatabaseRefusesConnections(postgresAdmin, databaseName, async () => {
+    await whileDatabaseRefusesConnections(postgresAdmin, harness.databaseName, async () => {
       inOutage = true;
       await waitFor(async () => outageAnswers.length >= 8, 30_000);
       inOutage = false;

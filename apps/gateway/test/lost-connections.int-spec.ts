@@ -44,7 +44,7 @@ describe('lost Postgres and Redis connections (gateway and worker-text processes
       startSimulator(),
       TcpOutageProxy.start(REDIS_URL),
     ]);
-    databaseName = new URL(database.url).pathname.slice(1);
+    databaseName = database.name;
     postgresAdmin = new Client({ connectionString: TEST_POSTGRES_ADMIN_URL });
     await postgresAdmin.connect();
     apps = BuiltApps.build();

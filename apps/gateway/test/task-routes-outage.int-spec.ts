@@ -259,8 +259,7 @@ describe('task routes while Postgres refuses connections', () => {
   }
 
   it('answers every task route at once with a 503 in its family envelope', async () => {
-    const databaseName = new URL(harness.config.databaseUrl).pathname.slice(1);
-    const answers = await whileDatabaseRefusesConnections(postgresAdmin, databaseName, async () => {
+    const answers = await whileDatabaseRefusesConnections(postgresAdmin, harness.databaseName, async () => {
       const asked: Record<string, HttpAnswer> = {};
       for (const [name, route] of Object.entries(routes)) asked[name] = await route.ask();
       return asked;

@@ -219,9 +219,10 @@ describe('cancelling a video: free only before the upstream took it or where its
       await postgres.connect();
       const cancellations = await compatCancellations();
       const id = await create('delta', 'polls=50', submitting);
-      const databaseName = new URL(harness.config.databaseUrl).pathname.slice(1);
       try {
-        const during = await whileDatabaseRefusesConnections(postgres, databaseName, () => remove(id));
+        const during = await whileDatabaseRefusesConnections(postgres, harness.databaseName, () =>
+          remove(id),
+        );
         expect(during.status).toBe(503);
         expect(during.body).toEqual({
           error: {

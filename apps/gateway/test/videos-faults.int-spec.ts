@@ -102,9 +102,8 @@ describe('video tasks under faults', () => {
         return rows.every((row) => row.has_handle);
       }, 30_000);
       const [polled, cancelledInOutage] = earlier;
-      const databaseName = new URL(harness.config.databaseUrl).pathname.slice(1);
 
-      const answers = await whileDatabaseRefusesConnections(postgresAdmin, databaseName, async () => {
+      const answers = await whileDatabaseRefusesConnections(postgresAdmin, harness.databaseName, async () => {
         const request = (method: string, path: string, body?: unknown, headers = {}) =>
           harness.request(method, path, { body, headers: { ...auth(), ...headers } });
         const body = { model: 'delta-2', prompt: 'In the outage' };

@@ -59,7 +59,7 @@ export class WebhookStack {
   }
 
   get databaseName(): string {
-    return new URL(this.database.url).pathname.slice(1);
+    return this.database.name;
   }
 
   /** A delivery worker as worker-text runs it, started. */

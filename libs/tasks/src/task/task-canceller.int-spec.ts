@@ -291,6 +291,22 @@ describe('TaskCanceller.cancelForOperator (Postgres)', () => {
       const holdStatusOf = async (task: Task) =>
         (await db.prisma.hold.findUnique({ where: { requestId: task.id } }))?.status;
 
+      /**
+       * A cancel whose wire refuses, with Postgres going down during that call: it fails (the route's
+       * 503) with its mark set. Postgres is back when this returns.
+       */
+      async function cancelRefusedWhilePostgresGoesDown() {
+        const adapter = new CancellableAdapter();
+        adapter.cancelFailure = busyUpstream();
+        const { worker, canceller } = parts(adapter);
+        const task = await heldTask(true);
+        adapter.duringCancel = () => refuseConnections(postgres, db.name);
+        await expect(canceller.cancel(task, 'cancelled by the client')).rejects.toThrow();
+        await allowConnections(postgres, db.name);
+        adapter.duringCancel = undefined;
+        return { adapter, worker, canceller, task };
+      }
+
       it('fails without asking the wire when Postgres is down as it marks the row, and changes nothing', async () => {
         const adapter = new CancellableAdapter();
         const { canceller } = parts(adapter);
@@ -307,15 +323,8 @@ describe('TaskCanceller.cancelForOperator (Postgres)', () => {
       });
 
       it('fails and keeps its mark when Postgres is down as it clears it after the wire refused', async () => {
-        const adapter = new CancellableAdapter();
-        adapter.cancelFailure = busyUpstream();
-        const { worker, canceller } = parts(adapter);
-        const task = await heldTask(true);
-        adapter.duringCancel = () => refuseConnections(postgres, db.name);
-
         // The client is told the gateway failed (the route's 503), not that the cancel was refused.
-        await expect(canceller.cancel(task, 'cancelled by the client')).rejects.toThrow();
-        await allowConnections(postgres, db.name);
+        const { adapter, worker, task } = await cancelRefusedWhilePostgresGoesDown();
 
         expect(adapter.cancels).toEqual([task.upstreamHandle]);
         expect(await db.store.findById(task.id)).toMatchObject({
@@ -331,14 +340,7 @@ describe('TaskCanceller.cancelForOperator (Postgres)', () => {
       });
 
       it("answers the client's retry once Postgres is back as the wire does, and clears the mark then", async () => {
-        const adapter = new CancellableAdapter();
-        adapter.cancelFailure = busyUpstream();
-        const { canceller } = parts(adapter);
-        const task = await heldTask(true);
-        adapter.duringCancel = () => refuseConnections(postgres, db.name);
-        await expect(canceller.cancel(task, 'cancelled by the client')).rejects.toThrow();
-        await allowConnections(postgres, db.name);
-        adapter.duringCancel = undefined;
+        const { adapter, canceller, task } = await cancelRefusedWhilePostgresGoesDown();
 
         expect(await canceller.cancel(task, 'cancelled by the client')).toMatchObject({ kind: 'refused' });
         expect(adapter.cancels).toEqual([task.upstreamHandle, task.upstreamHandle]);
