@@ -541,7 +541,6 @@ async function runScenario(scenario, targets) {
         });
       }
       return runTaskLoad({
-        root,
         target: pair.target,
         family: pair.family,
         connections: scenario.connections,

@@ -295,6 +295,9 @@ export function createStack({
       OBJECT_STORE_DIR: objectStoreDir,
       // The task-streams scenario opens all its streams for the stack's one account.
       TASK_EVENTS_MAX_STREAMS_PER_ACCOUNT: String(taskStreams),
+      // No worker serves /metrics: the harness never reads them, and the workers' default ports
+      // (9101-9104) belong to whatever else runs on the machine (a demo, say).
+      WORKER_METRICS_PORT: '0',
     };
     // With --profile, worker-video runs under --cpu-prof too, its profiles beside the gateway's folder.
     const workerFlags = (app) =>
@@ -307,12 +310,11 @@ export function createStack({
         `${names[0]} ${app}`,
       ),
     );
-    // More worker-video processes (--video-workers) share the queue; their metrics ports would clash.
+    // More worker-video processes (--video-workers) share the queue.
     for (let extra = 1; extra < videoWorkers; extra += 1) {
-      const env = { ...baseEnv, WORKER_METRICS_PORT: '0' };
       workers.push(
         remember(
-          startApp(appRoot, 'worker-video', env, { quiet: true }),
+          startApp(appRoot, 'worker-video', baseEnv, { quiet: true }),
           `${names[0]} worker-video ${extra + 1}`,
         ),
       );
@@ -400,6 +402,8 @@ export function createStack({
       // queues, the worker that polls, and the environment that sets its timing.
       tasks: {
         simulatorUrl: simulator.url,
+        // The build the stack runs, whose own poll rule the task scenario reads.
+        dist: join(appRoot, 'dist'),
         database,
         redisPrefix,
         env: baseEnv,

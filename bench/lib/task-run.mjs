@@ -55,10 +55,10 @@ const UPSTREAM_CREATE = 'compat:videoCreate';
 const UPSTREAM_RETRIEVE = 'compat:videoRetrieve';
 const MIB = 1024 * 1024;
 
-/** worker-video's poll delay at a task's age, with the stack's timing (the build's own rule). */
-function platformPollDelay(root, env) {
+/** worker-video's poll delay at a task's age, with the stack's timing (the rule of the build in `dist`). */
+function platformPollDelay(dist, env) {
   const require = createRequire(import.meta.url);
-  const tasks = join(root, 'dist', 'libs', 'tasks', 'src');
+  const tasks = join(dist, 'libs', 'tasks', 'src');
   const { nextPollDelayMs } = require(join(tasks, 'task', 'poll-delay.util.js'));
   const { readTaskStepTiming } = require(join(tasks, 'runtime', 'task-step-worker.settings.js'));
   const timing = readTaskStepTiming(env);
@@ -238,12 +238,12 @@ export async function runTaskCreations({ target, family, connections, bodyFile, 
 }
 
 /**
- * target.tasks: { simulatorUrl, database, redisPrefix, env, workerPids } (every worker-video process). Resolves with a run record
+ * target.tasks: { simulatorUrl, dist, database, redisPrefix, env, workerPids } (every worker-video process). Resolves with a run record
  * shaped like the wrk runs' (requests, rps, latencyUs, errors, cpu, rssMiB, noisy) plus `tasks`.
  */
-export async function runTaskLoad({ root, target, family, connections, bodyFile, count, completionMs, log }) {
-  const { simulatorUrl, database, redisPrefix, env, workerPids } = target.tasks;
-  const pollDelayMs = platformPollDelay(root, env);
+export async function runTaskLoad({ target, family, connections, bodyFile, count, completionMs, log }) {
+  const { simulatorUrl, dist, database, redisPrefix, env, workerPids } = target.tasks;
+  const pollDelayMs = platformPollDelay(dist, env);
   const groups = {
     ...target.groups,
     workers: target.groups.workers.filter((pid) => !workerPids.includes(pid)),
