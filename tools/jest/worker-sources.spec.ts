@@ -1,6 +1,6 @@
-import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { readSource } from './worker-sources';
 
 describe("the worker's module sources", () => {
@@ -40,6 +40,18 @@ describe("the worker's module sources", () => {
     const later = new Date('2026-01-02T00:00:00Z');
     utimesSync(file, later, later);
     expect(readSource(file)).toBe('cc');
+  });
+
+  it("keeps an installed package's file without looking at it again", () => {
+    const installed = join(folder, 'node_modules', 'package', 'index.js');
+    mkdirSync(dirname(installed), { recursive: true });
+    writeFileSync(installed, 'module.exports = 1;');
+    expect(readSource(installed)).toBe('module.exports = 1;');
+    // Another size and modification time: a project file would be read again (above).
+    writeFileSync(installed, 'module.exports = 22;');
+    const later = new Date('2026-01-02T00:00:00Z');
+    utimesSync(installed, later, later);
+    expect(readSource(installed)).toBe('module.exports = 1;');
   });
 
   it('reads UTF-8 text as Jest does', () => {
