@@ -91,7 +91,8 @@ function jestRun(args) {
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 await ensureServices();
 // npm install generates the client (postinstall): on a fresh clone it is newer than the schema, and a
-// second generate would only hold Jest back by a few seconds of the critical path.
+// second generate would only hold Jest back by a few seconds of the critical path. An install without
+// scripts (.ci/run's) leaves it to this step.
 if (prismaClientIsCurrent()) console.log('\n== prisma client: generated after its schema, kept');
 else step('prisma client', process.execPath, ['tools/prisma-generate.mjs']);
 // Before Jest, never beside it: tools/quickstart.int-spec.ts builds into dist/ too. The test files that
@@ -101,17 +102,17 @@ step('build', process.execPath, ['tools/build.mjs']);
 // The checks start after the build, though lint and format need neither the client nor dist/: niced as
 // they are, beside the build they slowed it from 5.2-6.5 s to 8.2-11 s on the idle 2-core machine (swc
 // and Vite use both cores), and to 14-15 s in .ci/run, all of it before Jest could start.
-const sourceChecks = [
+const checkRuns = [
+  ...TYPE_CHECKS.map(({ name, args }) => heldCheck(`typecheck ${name}`, NATIVE_TSC, args)),
   heldCheck('lint', 'npm', ['run', '--silent', 'lint']),
   heldCheck('format', bin('prettier'), ['--check', '--log-level', 'warn', '.']),
 ];
-const typeChecks = TYPE_CHECKS.map(({ name, args }) => heldCheck(`typecheck ${name}`, NATIVE_TSC, args));
 const freshBuild = join(root, 'tmp', `test-fresh-build-${process.pid}`);
 mkdirSync(dirname(freshBuild), { recursive: true });
 step('build snapshot', 'cp', ['-al', 'dist', freshBuild]);
 process.on('exit', () => rmSync(freshBuild, { recursive: true, force: true }));
 process.env.GATEWAY_TEST_FRESH_BUILD = freshBuild;
-const checks = [...typeChecks, ...sourceChecks].map((check) =>
+const checks = checkRuns.map((check) =>
   check.then((report) => {
     if (report.status !== 0) report.print();
     return report;

@@ -215,10 +215,10 @@ describe('cancelling a video: free only before the upstream took it or where its
     );
 
     it('delta: with Postgres down the cancel answers 503 and changes nothing; the same cancel once it is back is made', async () => {
-      const postgres = new Client({ connectionString: TEST_POSTGRES_ADMIN_URL });
-      await postgres.connect();
       const cancellations = await compatCancellations();
       const id = await create('delta', 'polls=50', submitting);
+      const postgres = new Client({ connectionString: TEST_POSTGRES_ADMIN_URL });
+      await postgres.connect();
       try {
         const during = await whileDatabaseRefusesConnections(postgres, harness.databaseName, () =>
           remove(id),
