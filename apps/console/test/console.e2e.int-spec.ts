@@ -1,6 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type Locator,
+  type Page,
+  type Request,
+} from 'playwright-core';
 import { ConsoleStack } from './console-stack';
 import { channelsOfEveryType, PAGE_NAMES, SCENARIO_PRICES } from './console-scenario.data';
 
@@ -36,6 +43,8 @@ describe('the operator console in a real browser', () => {
   let apiKey = '';
   let accountId = '';
   let videoId = '';
+  /** The page's requests not yet answered, with when each started: what a step that timed out waited on. */
+  const inFlight = new Map<Request, number>();
 
   beforeAll(async () => {
     stack = await ConsoleStack.start();
@@ -52,6 +61,9 @@ describe('the operator console in a real browser', () => {
       }
     });
     page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('request', (request) => inFlight.set(request, Date.now()));
+    page.on('requestfinished', (request) => inFlight.delete(request));
+    page.on('requestfailed', (request) => inFlight.delete(request));
     // A fresh browser's first navigation to a site also starts the renderer process that site gets: on
     // a loaded CI machine it once had not even committed after a step's 15 s, failing every step after
     // it. Paid here, within the set-up's budget, so that the steps time what the console does.
@@ -69,7 +81,16 @@ describe('the operator console in a real browser', () => {
     scope.getByRole('button', { name, exact: typeof name === 'string' });
 
   it('serves the console with a strict CSP and signs in with the admin token', async () => {
-    const response = await page.goto(`${stack.url}/console/`);
+    // The console's first load gets the warm-up's budget too. In .ci/run, with the cluster and chaos
+    // files beside it, it twice had not loaded after a step's 15 s (the second time after the warm-up
+    // above), and every step after it failed. A console that never loads still fails here, saying what
+    // it waited on.
+    const response = await page
+      .goto(`${stack.url}/console/`, { timeout: BROWSER_WARM_UP_MS })
+      .catch((error: unknown) => {
+        const waitedOn = [...inFlight].map(([request, at]) => `${request.url()} (${Date.now() - at} ms)`);
+        throw new Error(`${String(error)}\nunanswered: ${waitedOn.join(', ') || 'none'}\n${stack.output()}`);
+      });
     expect(response?.status()).toBe(200);
     const csp = response?.headers()['content-security-policy'] ?? '';
     expect(csp).toContain("script-src 'self'");
@@ -100,7 +121,7 @@ describe('the operator console in a real browser', () => {
       'JSON.stringify([Object.values(localStorage), Object.values(sessionStorage)])',
     )) as string;
     expect(stored).not.toContain(stack.adminToken);
-  });
+  }, 150_000);
 
   it('creates a channel of every type, refusing an invalid form first, and tests one', async () => {
     await nav('Channels');
