@@ -5,6 +5,27 @@ export interface SeededText {
   accountId: string;
 }
 
+/** The admin API of a gateway at `url` (another process): a call's JSON answer, or an error naming it. */
+export async function adminRequest<T>(
+  url: string,
+  adminToken: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${adminToken}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+  return JSON.parse(text) as T;
+}
+
 /** What a text test needs, created through the admin API of a gateway at `url` (another process). */
 export async function seedTextOverAdminApi(
   url: string,
@@ -12,16 +33,8 @@ export async function seedTextOverAdminApi(
   simulatorUrl: string,
   creditMicros = 1_000_000_000n,
 ): Promise<SeededText> {
-  const admin = async <T>(method: string, path: string, body: unknown): Promise<T> => {
-    const response = await fetch(`${url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-    return JSON.parse(text) as T;
-  };
+  const admin = <T>(method: string, path: string, body: unknown) =>
+    adminRequest<T>(url, adminToken, method, path, body);
   await admin('PUT', '/admin/prices', {
     prices: ['kappa-2.0-flash', 'chat-fast'].map((model) => ({
       model,

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startSimulator, type RunningSimulator } from '@gateway/simulators';
 import { createTestDatabase, waitFor, type TestDatabase } from '@gateway/testing';
+import { adminRequest, seedTextOverAdminApi } from './admin-seed';
 import { BuiltApps, freePort, untilListening, type AppProcess } from './app-processes';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -25,62 +27,83 @@ process.on('SIGUSR2', () => {
 });
 `;
 
+/** Where a listing is written, and the gateway that writes it. */
+interface ListedGateway {
+  process: AppProcess;
+  listing: string;
+}
+
+/** The packages `gateway` has loaded by now. */
+async function loadedPackages({ process, listing }: ListedGateway): Promise<string[]> {
+  rmSync(listing, { force: true });
+  process.signal('SIGUSR2');
+  await waitFor(async () => existsSync(listing));
+  return JSON.parse(readFileSync(listing, 'utf8')) as string[];
+}
+
 /**
  * What a started gateway has loaded, from the production build. Every module loaded is memory and
  * start time of each instance: packages that only a worker or the queue depths need stay unloaded
  * until first used. BullMQ is opened lazily (lazy-queue); an instance that serves /admin (this one)
  * loads the task library at its start, whose index once re-exported the workers' consumers and so
  * loaded BullMQ too: the library keeps those in its worker entry point (@gateway/tasks/worker).
+ * A public replica (no admin API) serves text without the ORM: its hot path writes with pg, and the
+ * billing and db libraries keep what needs the Prisma client (the ledger audit, the client itself)
+ * out of what the hold and its statement batcher import, so that no replica holds the generated
+ * client and its runtime (about 1.5 MiB of live heap).
  */
 describe('the packages a built gateway loads', () => {
   const files = join(tmpdir(), `gateway-loaded-${randomBytes(6).toString('hex')}`);
   const preload = `${files}.preload.js`;
-  const listing = `${files}.json`;
   let database: TestDatabase;
+  let simulator: RunningSimulator;
   let apps: BuiltApps;
-  let gateway: AppProcess;
-  let url: string;
-  let adminToken: string;
+  let admin: ListedGateway & { url: string };
+  let replica: ListedGateway & { url: string };
+  const adminToken = randomBytes(24).toString('hex');
 
   beforeAll(async () => {
     writeFileSync(preload, LISTING_PRELOAD);
-    database = await createTestDatabase();
+    [database, simulator] = await Promise.all([createTestDatabase(), startSimulator()]);
     apps = BuiltApps.build();
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
-    adminToken = randomBytes(24).toString('hex');
-    gateway = apps.start('gateway', {
+    const shared = {
       NODE_OPTIONS: `--require ${preload}`,
-      LOADED_PACKAGES_FILE: listing,
       DATABASE_URL: database.url,
       REDIS_URL,
       REDIS_PREFIX: `test-loaded-${randomBytes(4).toString('hex')}`,
-      ADMIN_TOKEN: adminToken,
       MASTER_KEY: randomBytes(32).toString('hex'),
-      PORT: String(port),
       HOST: '127.0.0.1',
-    });
-    await untilListening(url, gateway);
+      LOG_LEVEL: 'warn',
+    };
+    const start = async (name: string, env: Record<string, string>) => {
+      const port = await freePort();
+      const listing = `${files}.${name}.json`;
+      const process = apps.start('gateway', {
+        ...shared,
+        ...env,
+        PORT: String(port),
+        LOADED_PACKAGES_FILE: listing,
+      });
+      return { process, listing, url: `http://127.0.0.1:${port}` };
+    };
+    [admin, replica] = await Promise.all([
+      start('admin', { ADMIN_TOKEN: adminToken }),
+      start('replica', { ADMIN_API_ENABLED: 'false', ADMIN_TOKEN: '' }),
+    ]);
+    await Promise.all([admin, replica].map((gateway) => untilListening(gateway.url, gateway.process)));
   }, 120_000);
 
   afterAll(async () => {
-    await gateway?.kill();
-    await database?.drop();
+    await Promise.all([admin?.process.kill(), replica?.process.kill()]);
+    await Promise.all([simulator?.close(), database?.drop()]);
     apps?.remove();
-    for (const file of [preload, listing]) rmSync(file, { force: true });
+    rmSync(preload, { force: true });
+    for (const gateway of [admin, replica]) if (gateway) rmSync(gateway.listing, { force: true });
   });
 
-  /** The packages the gateway has loaded by now. */
-  async function loadedPackages(): Promise<string[]> {
-    rmSync(listing, { force: true });
-    gateway.signal('SIGUSR2');
-    await waitFor(async () => existsSync(listing));
-    return JSON.parse(readFileSync(listing, 'utf8')) as string[];
-  }
-
   it('has not loaded BullMQ or the S3 client once it is ready to serve', async () => {
-    expect((await fetch(`${url}/readyz`)).status).toBe(200);
-    const loaded = await loadedPackages();
+    expect((await fetch(`${admin.url}/readyz`)).status).toBe(200);
+    const loaded = await loadedPackages(admin);
 
     expect(loaded).toEqual(expect.arrayContaining(['@nestjs/core', 'fastify', 'ioredis', 'pg']));
     expect(loaded).not.toContain('bullmq');
@@ -88,8 +111,52 @@ describe('the packages a built gateway loads', () => {
   });
 
   it('loads BullMQ when a scrape of /metrics reads the queue depths', async () => {
-    expect((await fetch(`${url}/metrics`)).status).toBe(200);
+    expect((await fetch(`${admin.url}/metrics`)).status).toBe(200);
 
-    expect(await loadedPackages()).toContain('bullmq');
+    expect(await loadedPackages(admin)).toContain('bullmq');
+  });
+
+  it('a public replica serves both text routes, settled, without loading the Prisma client', async () => {
+    const { key } = await seedTextOverAdminApi(admin.url, adminToken, simulator.url);
+    const calls: { path: string; headers: Record<string, string>; body: unknown }[] = [
+      {
+        path: '/v1beta/models/kappa-2.0-flash:generateContent',
+        headers: { 'x-vendor-api-key': key },
+        body: { contents: [{ role: 'user', parts: [{ text: 'Tell me about tidal clocks' }] }] },
+      },
+      {
+        path: '/v1/chat/completions',
+        headers: { authorization: `Bearer ${key}` },
+        body: { model: 'chat-fast', messages: [{ role: 'user', content: 'Tell me about tidal clocks' }] },
+      },
+    ];
+    const send = (call: (typeof calls)[number]) =>
+      fetch(`${replica.url}${call.path}`, {
+        method: 'POST',
+        headers: { ...call.headers, 'content-type': 'application/json' },
+        body: JSON.stringify(call.body),
+      });
+    for (const call of calls) {
+      // The replica hears of the new channels over Redis (the channel catalog): until then it knows none.
+      let response = await send(call);
+      await waitFor(async () => {
+        if (response.status !== 200) response = await send(call);
+        return response.status === 200;
+      });
+      // Settled: the answer carries what was captured for it.
+      expect(Number(response.headers.get('x-gateway-cost-micros'))).toBeGreaterThan(0);
+    }
+    // Both settlements written (the log rows), so that the listing comes after everything the calls do.
+    await waitFor(
+      async () =>
+        (await adminRequest<{ items: unknown[] }>(admin.url, adminToken, 'GET', '/admin/logs')).items
+          .length === 2,
+    );
+    const loaded = await loadedPackages(replica);
+
+    expect(loaded).toEqual(expect.arrayContaining(['@nestjs/core', 'fastify', 'pg', 'undici']));
+    expect(loaded).not.toContain('@prisma/client');
+    expect(loaded).not.toContain('@prisma/adapter-pg');
+    expect(loaded).not.toContain('bullmq');
   });
 });

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { startSimulator, type RunningSimulator } from '@gateway/simulators';
 import { createTestDatabase, waitFor, type TestDatabase } from '@gateway/testing';
+import { adminRequest } from './admin-seed';
 import { BuiltApps, freePort, untilListening, type AppProcess } from './app-processes';
 import { sendTextCall, type TextCallKind } from './text-calls.client';
 
@@ -507,16 +508,8 @@ async function seedVideoOverAdminApi(
   adminToken: string,
   simulatorUrl: string,
 ): Promise<{ key: string; channelId: string }> {
-  const admin = async <T>(method: string, path: string, body: unknown): Promise<T> => {
-    const response = await fetch(`${url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    if (response.status >= 300)
-      throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-    return (await response.json()) as T;
-  };
+  const admin = <T>(method: string, path: string, body: unknown) =>
+    adminRequest<T>(url, adminToken, method, path, body);
   await admin('PUT', '/admin/prices', {
     prices: [{ model: 'delta-2', perCall: '1000', perVideoSecond: { default: '5000' } }],
   });
@@ -546,15 +539,7 @@ async function seedVideoOverAdminApi(
 
 /** A key of a new account that has no credit (and no overdraft): every hold it asks for is refused. */
 async function keyWithoutCredit(url: string, adminToken: string): Promise<string> {
-  const admin = async <T>(path: string, body: unknown): Promise<T> => {
-    const response = await fetch(`${url}${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    if (response.status >= 300) throw new Error(`POST ${path}: ${response.status} ${await response.text()}`);
-    return (await response.json()) as T;
-  };
+  const admin = <T>(path: string, body: unknown) => adminRequest<T>(url, adminToken, 'POST', path, body);
   const account = await admin<{ id: string }>('/admin/accounts', {
     name: 'broke',
     overdraftLimitMicros: '0',
@@ -581,16 +566,8 @@ async function seedSynchronousChannels(
   adminToken: string,
   simulatorUrl: string,
 ): Promise<SyncChannels> {
-  const admin = async <T>(method: string, path: string, body: unknown): Promise<T> => {
-    const response = await fetch(`${url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    if (response.status >= 300)
-      throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-    return (await response.json()) as T;
-  };
+  const admin = <T>(method: string, path: string, body: unknown) =>
+    adminRequest<T>(url, adminToken, method, path, body);
   const tokens = { inputPerMillion: '1000', outputPerMillion: '2000' };
   await admin('PUT', '/admin/prices', {
     prices: [

@@ -1,4 +1,5 @@
-import { LedgerAudit, SettlementService } from '@gateway/billing';
+import { SettlementService } from '@gateway/billing';
+import { LedgerAudit } from '@gateway/billing/ledger-audit';
 import { createLogger } from '@gateway/observability';
 import { taskAdaptersByType } from '@gateway/providers';
 import { createUndiciHttpClient, systemClock } from '@gateway/providers-core';

@@ -1,4 +1,4 @@
-import { LedgerAudit } from '@gateway/billing';
+import { LedgerAudit } from '@gateway/billing/ledger-audit';
 import { SUBMISSION_OUTCOME_UNKNOWN, TASK_ABANDONED_END_REASON } from '@gateway/tasks';
 import { LambdaSubmissionCountingSimulator } from './lambda-submission-counting.simulator';
 import { MusicTaskSeed } from './music-task.seed';

@@ -16,7 +16,9 @@ export * from './account/keyed-entry';
 export * from './account/credit.service';
 export * from './account/debit.types';
 export * from './account/debit.service';
-export * from './ledger/ledger-audit';
 export * from './lease/hold-leases';
 export * from './budget/budget-period.util';
 export * from './budget/governance-reservations';
+// perf-machinery: replica-without-orm (docs/performance-machinery.md)
+// Not exported here: the ledger audit (@gateway/billing/ledger-audit), which needs the Prisma client.
+// The gateway's hot path imports this index, and a public replica serves text without the ORM.

@@ -1,5 +1,6 @@
 import { Inject, Module, type OnModuleDestroy } from '@nestjs/common';
-import { CreditService, DebitService, LedgerAudit } from '@gateway/billing';
+import { CreditService, DebitService } from '@gateway/billing';
+import { LedgerAudit } from '@gateway/billing/ledger-audit';
 import { createPrismaClient, type PrismaClient } from '@gateway/db';
 import type { Pool } from 'pg';
 import { AdminTokenGuard } from '../platform/auth/admin-token.guard';

@@ -1,5 +1,8 @@
 import type { Pool } from 'pg';
-import { type BatchOutcomes, StatementBatcher } from '@gateway/db';
+// perf-machinery: replica-without-orm (docs/performance-machinery.md)
+// The batcher's own entry point: @gateway/db's index loads the Prisma client, which a replica's text
+// path never uses.
+import { type BatchOutcomes, StatementBatcher } from '@gateway/db/statement-batcher';
 import { holdInputProblem, insufficientBalance, unknownAccountError } from './hold-input.util';
 import type { TakeHoldInput, TakeRowHoldResult } from './hold.types';
 import { takeHoldsStatement, takeOneHoldStatement } from './take-holds.statements';

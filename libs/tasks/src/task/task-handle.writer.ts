@@ -1,4 +1,4 @@
-import { type BatchOutcomes, StatementBatcher } from '@gateway/db';
+import { type BatchOutcomes, StatementBatcher } from '@gateway/db/statement-batcher';
 import type { Pool } from 'pg';
 import type { JsonHandle } from './json-value';
 

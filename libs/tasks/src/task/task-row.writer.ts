@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { type BatchOutcomes, StatementBatcher } from '@gateway/db';
+import { type BatchOutcomes, StatementBatcher } from '@gateway/db/statement-batcher';
 import type { Task } from '@gateway/db';
 import type { ByteStrings } from '@gateway/providers-core';
 import type { Pool } from 'pg';

@@ -1,4 +1,4 @@
-import { type BatchOutcomes, StatementBatcher } from '@gateway/db';
+import { type BatchOutcomes, StatementBatcher } from '@gateway/db/statement-batcher';
 import { newWebhookEventId, taskEventTypeOf } from '@gateway/webhooks/outbox';
 import type { Pool } from 'pg';
 import { TASK_KINDS } from './task-kinds';

@@ -1,4 +1,4 @@
-import type { LedgerAuditResult } from '@gateway/billing';
+import type { LedgerAuditResult } from '@gateway/billing/ledger-audit';
 import { findingsOf, totalsOf } from './audit-findings.util';
 
 function audited(fields: Partial<LedgerAuditResult> = {}): LedgerAuditResult {

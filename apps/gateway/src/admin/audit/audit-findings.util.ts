@@ -1,4 +1,4 @@
-import type { LedgerAuditResult } from '@gateway/billing';
+import type { LedgerAuditResult } from '@gateway/billing/ledger-audit';
 import type { AuditFindingView, AuditTotalsView } from './audit-report.view';
 
 /** What the audit of one account found wrong, one finding per broken rule (none when its books agree). */

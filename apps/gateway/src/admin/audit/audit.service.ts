@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { LedgerAudit } from '@gateway/billing';
+import { LedgerAudit } from '@gateway/billing/ledger-audit';
 import type { AuditReportView } from './audit-report.view';
 import { findingsOf, totalsOf } from './audit-findings.util';
 
