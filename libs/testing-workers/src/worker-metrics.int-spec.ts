@@ -106,12 +106,19 @@ describe('worker /metrics (production build)', () => {
     await waitFor(
       () =>
         new Promise<boolean>((resolve) => {
-          const taken = () => resolve(false);
-          holder.once('error', taken);
-          holder.listen(9104, '0.0.0.0', () => {
+          // Each try takes its listeners off again: a failed listen leaves its 'listening' callback on the
+          // server, and eleven tries while the quickstart held the port once printed Node's leak warning.
+          const listening = () => {
             holder.off('error', taken);
             resolve(true);
-          });
+          };
+          const taken = () => {
+            holder.off('listening', listening);
+            resolve(false);
+          };
+          holder.once('error', taken);
+          holder.once('listening', listening);
+          holder.listen(9104, '0.0.0.0');
         }),
       45_000,
     );
