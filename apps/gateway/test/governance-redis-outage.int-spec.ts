@@ -3,6 +3,8 @@ import { TcpOutageProxy } from './tcp-outage.proxy';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const CHAT = { model: 'chat-fast', messages: [{ role: 'user', content: 'Hello' }] };
+/** How long a step with Redis away may take: the limiter gives up on Redis after GOVERNANCE_REDIS_TIMEOUT_MS. */
+const STEP_MS = 20_000;
 
 /**
  * With Redis away, limits fail open (served, logged, counted in gateway_governance_fail_open_total)
@@ -37,6 +39,30 @@ describe('governance through a Redis outage', () => {
     return Number(line?.split(' ').at(-1) ?? 0);
   }
 
+  /**
+   * A step taken with Redis away, which must end. Once in .ci/run one of them hung until Jest's 60 s, so
+   * Redis was never brought back and the teardown hung too; now a hang fails naming its step, with the
+   * gateway's last log lines, and `finally` brings Redis back.
+   */
+  async function step<T>(name: string, promise: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const hung = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const logs = harness.logs.slice(-20).join('\n');
+        reject(
+          new Error(
+            `${name} did not end within ${STEP_MS} ms with Redis away; the gateway's last lines:\n${logs}`,
+          ),
+        );
+      }, STEP_MS);
+    });
+    try {
+      return await Promise.race([promise, hung]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   it('serves requests within limits, counts them as failed open, and still enforces budgets', async () => {
     const limited = await harness.createKey(demo.accountId, {
       limits: { requestsPerMinute: 100, concurrentRequests: 5 },
@@ -52,14 +78,20 @@ describe('governance through a Redis outage', () => {
 
     await proxy.cut();
     try {
-      const answers = await Promise.all(Array.from({ length: 4 }, () => chat(limited.key)));
+      const answers = await step(
+        'four requests within the limits',
+        Promise.all(Array.from({ length: 4 }, () => chat(limited.key))),
+      );
       expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
       // No figures without Redis: no rate-limit headers rather than made-up ones.
       expect(answers[0].headers.get('x-ratelimit-remaining-requests')).toBeNull();
-      expect(await failOpenCount()).toBeGreaterThanOrEqual(before + 4);
+      expect(await step('a /metrics scrape', failOpenCount())).toBeGreaterThanOrEqual(before + 4);
 
       // A request holds about 2,000 micros: of several at once, the 3,000 budget admits one.
-      const budgetAnswers = await Promise.all(Array.from({ length: 6 }, () => chat(budgeted.key)));
+      const budgetAnswers = await step(
+        'six requests against the budget',
+        Promise.all(Array.from({ length: 6 }, () => chat(budgeted.key))),
+      );
       const refused = budgetAnswers.filter((answer) => answer.status === 402);
       expect(refused.length).toBeGreaterThanOrEqual(1);
       expect(refused[0].body.error?.code).toBe('budget_exceeded');
