@@ -6,6 +6,7 @@ import { startSimulator, type RunningSimulator } from '@gateway/simulators';
 import { createTestDatabase, waitFor, type TestDatabase } from '@gateway/testing';
 import { adminRequest, seedTextOverAdminApi } from './admin-seed';
 import { BuiltApps, freePort, untilListening, type AppProcess } from './app-processes';
+import { sendTextCall } from './text-calls.client';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -50,7 +51,7 @@ async function loadedPackages({ process, listing }: ListedGateway): Promise<stri
  * A public replica (no admin API) serves text without the ORM: its hot path writes with pg, and the
  * billing and db libraries keep what needs the Prisma client (the ledger audit, the client itself)
  * out of what the hold and its statement batcher import, so that no replica holds the generated
- * client and its runtime (about 1.5 MiB of live heap).
+ * client and its runtime (about 1 MiB of live heap).
  */
 describe('the packages a built gateway loads', () => {
   const files = join(tmpdir(), `gateway-loaded-${randomBytes(6).toString('hex')}`);
@@ -118,40 +119,29 @@ describe('the packages a built gateway loads', () => {
 
   it('a public replica serves both text routes, settled, without loading the Prisma client', async () => {
     const { key } = await seedTextOverAdminApi(admin.url, adminToken, simulator.url);
-    const calls: { path: string; headers: Record<string, string>; body: unknown }[] = [
-      {
-        path: '/v1beta/models/kappa-2.0-flash:generateContent',
-        headers: { 'x-vendor-api-key': key },
-        body: { contents: [{ role: 'user', parts: [{ text: 'Tell me about tidal clocks' }] }] },
-      },
-      {
-        path: '/v1/chat/completions',
-        headers: { authorization: `Bearer ${key}` },
-        body: { model: 'chat-fast', messages: [{ role: 'user', content: 'Tell me about tidal clocks' }] },
-      },
-    ];
-    const send = (call: (typeof calls)[number]) =>
-      fetch(`${replica.url}${call.path}`, {
-        method: 'POST',
-        headers: { ...call.headers, 'content-type': 'application/json' },
-        body: JSON.stringify(call.body),
-      });
-    for (const call of calls) {
+    const requestIds: string[] = [];
+    for (const kind of ['native', 'openai'] as const) {
       // The replica hears of the new channels over Redis (the channel catalog): until then it knows none.
-      let response = await send(call);
+      let answer = await sendTextCall(replica.url, key, kind);
       await waitFor(async () => {
-        if (response.status !== 200) response = await send(call);
-        return response.status === 200;
+        if (answer.status !== 200) answer = await sendTextCall(replica.url, key, kind);
+        return answer.status === 200;
       });
-      // Settled: the answer carries what was captured for it.
-      expect(Number(response.headers.get('x-gateway-cost-micros'))).toBeGreaterThan(0);
+      requestIds.push(answer.requestId);
     }
-    // Both settlements written (the log rows), so that the listing comes after everything the calls do.
-    await waitFor(
-      async () =>
-        (await adminRequest<{ items: unknown[] }>(admin.url, adminToken, 'GET', '/admin/logs')).items
-          .length === 2,
-    );
+    // Both settled (their log rows, each with a cost), so that the listing comes after all the calls do.
+    let rows: { requestId: string; costMicros: string }[] = [];
+    await waitFor(async () => {
+      ({ items: rows } = await adminRequest<{ items: typeof rows }>(
+        admin.url,
+        adminToken,
+        'GET',
+        '/admin/logs',
+      ));
+      return rows.length === 2;
+    });
+    expect(rows.map((row) => row.requestId).sort()).toEqual([...requestIds].sort());
+    expect(rows.every((row) => BigInt(row.costMicros) > 0n)).toBe(true);
     const loaded = await loadedPackages(replica);
 
     expect(loaded).toEqual(expect.arrayContaining(['@nestjs/core', 'fastify', 'pg', 'undici']));

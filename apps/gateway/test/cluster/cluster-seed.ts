@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { adminRequest } from '../admin-seed';
 
 /** The models the cluster test sends: one per kind of traffic. */
 export const CLUSTER_MODELS = {
@@ -19,16 +20,8 @@ export async function seedClusterTraffic(
   adminToken: string,
   simulatorUrl: string,
 ): Promise<ClusterSeed> {
-  const admin = async <T>(method: string, path: string, body: unknown): Promise<T> => {
-    const response = await fetch(`${adminUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-    return JSON.parse(text) as T;
-  };
+  const admin = <T>(method: string, path: string, body: unknown) =>
+    adminRequest<T>(adminUrl, adminToken, method, path, body);
   const tokenPrice = {
     inputPerMillion: '1000000',
     outputPerMillion: '2000000',
@@ -77,12 +70,10 @@ export async function createLimitedKey(
   accountId: string,
   requestsPerMinute: number,
 ): Promise<string> {
-  const response = await fetch(`${adminUrl}/admin/keys`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ accountId, name: 'limited cluster key', limits: { requestsPerMinute } }),
+  const { key } = await adminRequest<{ key: string }>(adminUrl, adminToken, 'POST', '/admin/keys', {
+    accountId,
+    name: 'limited cluster key',
+    limits: { requestsPerMinute },
   });
-  const text = await response.text();
-  if (response.status >= 300) throw new Error(`POST /admin/keys answered ${response.status}: ${text}`);
-  return (JSON.parse(text) as { key: string }).key;
+  return key;
 }
