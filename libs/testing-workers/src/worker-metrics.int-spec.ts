@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { BuiltApps, createTestDatabase, waitFor, type AppProcess, type TestDatabase } from '@gateway/testing';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -28,6 +30,16 @@ function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** How often the process has gone to sleep and been woken (every thread's voluntary context switches). */
+function wakeUpsOf(pid: number): number {
+  let total = 0;
+  for (const thread of readdirSync(`/proc/${pid}/task`)) {
+    const status = readFileSync(`/proc/${pid}/task/${thread}/status`, 'utf8');
+    total += Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+  }
+  return total;
 }
 
 async function answers(url: string): Promise<boolean> {
@@ -146,6 +158,28 @@ describe('worker /metrics (production build)', () => {
       holder.close();
     }
   }, 90_000);
+
+  it('samples nothing while idle when /metrics is off', async () => {
+    const worker = built.start('worker-text', {
+      DATABASE_URL: database.url,
+      REDIS_URL,
+      REDIS_PREFIX: prefix,
+      MASTER_KEY: randomBytes(32).toString('hex'),
+      ADMIN_API_ENABLED: 'false',
+      WORKER_METRICS_PORT: '0',
+    });
+    running.push(worker);
+    await waitFor(async () => worker.logged('worker started').length > 0 || !worker.running, 30_000);
+    expect(worker.running).toBe(true);
+    // The process metrics' event-loop monitor wakes a worker every 10 ms (100 a second) for a
+    // /metrics nobody can scrape; without it an idle worker wakes a few times a second (its queue's
+    // blocking reads, its timers).
+    const before = wakeUpsOf(worker.pid);
+    await sleep(3_000);
+    expect((wakeUpsOf(worker.pid) - before) / 3).toBeLessThan(40);
+    worker.signal('SIGTERM');
+    expect(await worker.exited).toEqual({ code: 0, signal: null });
+  }, 60_000);
 
   it('refuses to start when the port it was given is taken', async () => {
     const holder = createServer();

@@ -15,6 +15,7 @@ import {
   readWorkerMetricsSettings,
   WORKER_METRICS_SETTINGS,
   WorkerMetricsServer,
+  type WorkerMetricsSettings,
 } from './worker-metrics.server';
 import { WORKER_SERVICE_NAME, WorkerTracing } from './worker-tracing.service';
 import {
@@ -72,7 +73,15 @@ export class WorkerRuntimeModule {
             new RedisTaskChangePublisher(() => queues.commands(), config.redisPrefix, logger),
           inject: [QueueRuntime, WORKER_CONFIG, WORKER_LOGGER],
         },
-        { provide: WORKER_METRICS, useFactory: () => createWorkerMetrics({ processMetrics: true }) },
+        {
+          // perf-machinery: idle-worker-wakeups (docs/performance-machinery.md)
+          // The process metrics sample the event loop every 10 ms (prom-client's lag monitor): 100
+          // wake-ups a second in each idle worker, for nobody when /metrics is off.
+          provide: WORKER_METRICS,
+          useFactory: (settings: WorkerMetricsSettings) =>
+            createWorkerMetrics({ processMetrics: settings.port !== 0 }),
+          inject: [WORKER_METRICS_SETTINGS],
+        },
         {
           provide: WORKER_METRICS_SETTINGS,
           useFactory: (env: Environment) =>
