@@ -1,1 +1,2 @@
 export * from './redis-connection.factory';
+export * from './bounded-command';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { RedisConnection } from '@gateway/redis';
+import { boundedCommand, type RedisConnection } from '@gateway/redis';
 import type { GovernanceLimits } from '@gateway/auth';
 import type { Clock } from '@gateway/providers-core';
 import {
@@ -347,27 +347,14 @@ export class RedisLimiter {
     return base;
   }
 
-  /**
-   * A command sent while disconnected would wait in ioredis' offline queue until Redis is back (the
-   * shared connection retries forever): refuse to wait, and bound the wait for a connected one.
-   */
+  /** One script call, bounded (boundedCommand): a failure is a reason, never a rejection. */
   private async call(
     send: () => Promise<unknown>,
   ): Promise<{ failed: false; reply: unknown } | { failed: true; reason: string }> {
-    if (this.redis.status !== 'ready') return { failed: true, reason: `Redis is ${this.redis.status}` };
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`Redis did not answer within ${this.options.timeoutMs} ms`)),
-        this.options.timeoutMs,
-      );
-    });
     try {
-      return { failed: false, reply: await Promise.race([send(), timeout]) };
+      return { failed: false, reply: await boundedCommand(this.redis, this.options.timeoutMs, send) };
     } catch (error) {
       return { failed: true, reason: error instanceof Error ? error.message : String(error) };
-    } finally {
-      clearTimeout(timer);
     }
   }
 }

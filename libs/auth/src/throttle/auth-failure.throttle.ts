@@ -1,6 +1,6 @@
 import { errorMessageOf } from '@gateway/observability';
 import { systemClock, type Clock } from '@gateway/providers-core';
-import type { RedisConnection } from '@gateway/redis';
+import { boundedCommand, type RedisConnection } from '@gateway/redis';
 import { COUNT_FAILURE_SCRIPT, parseCountedFailures, type CountedFailures } from './auth-failure.script';
 import { throttleSubjectOf } from './throttle-subject.util';
 
@@ -77,32 +77,19 @@ export class AuthFailureThrottle {
   }
 
   private async count(subject: string): Promise<CountedFailures | undefined> {
-    // A command sent while disconnected would wait in ioredis' offline queue until Redis is back.
-    if (this.redis.status !== 'ready') {
-      this.warnOfOutage(`Redis is ${this.redis.status}`);
-      return undefined;
-    }
-    const timeoutMs = this.options.redisTimeoutMs ?? 250;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`Redis did not answer within ${timeoutMs} ms`)), timeoutMs);
-    });
     try {
-      const reply = await Promise.race([
+      const reply = await boundedCommand(this.redis, this.options.redisTimeoutMs ?? 250, () =>
         this.redis.eval(
           COUNT_FAILURE_SCRIPT,
           1,
           `${this.options.prefix}:auth:failures:${subject}`,
           this.options.windowMs,
         ),
-        timeout,
-      ]);
+      );
       return parseCountedFailures(reply);
     } catch (error) {
       this.warnOfOutage(errorMessageOf(error));
       return undefined;
-    } finally {
-      clearTimeout(timer);
     }
   }
 

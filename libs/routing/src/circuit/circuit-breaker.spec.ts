@@ -41,9 +41,12 @@ describe('CircuitBreaker without Redis', () => {
 
 describe('CircuitBreaker with a half-open circuit and Redis gone', () => {
   const offline = new Redis({ lazyConnect: true, enableOfflineQueue: false });
+  // Commands go over a connection built as the gateway's are: it queues what it is sent while
+  // disconnected and retries for ever, so an unbounded probe claim would wait for Redis to come back.
+  const unreachable = new Redis('redis://127.0.0.1:1', { lazyConnect: true, maxRetriesPerRequest: null });
   const warnings: string[] = [];
   let nowMs = 10_000;
-  const breaker = new CircuitBreaker(offline, offline, {
+  const breaker = new CircuitBreaker(unreachable, offline, {
     prefix: 'test',
     failureThreshold: 3,
     windowMs: 1000,
@@ -61,6 +64,7 @@ describe('CircuitBreaker with a half-open circuit and Redis gone', () => {
   afterAll(async () => {
     await breaker.stop();
     offline.disconnect();
+    unreachable.disconnect();
   });
 
   it('answers at once for an open circuit, then refuses the probe it cannot claim instead of rejecting', async () => {
@@ -79,5 +83,35 @@ describe('CircuitBreaker with a half-open circuit and Redis gone', () => {
     await expect(breaker.recordSuccess('ch_1')).resolves.toBeUndefined();
     expect(warnings.at(-1)).toBe('circuit success not recorded: Redis did not take it');
     expect(breaker.stateOf('ch_1')).toBe('half_open');
+  });
+});
+
+describe('CircuitBreaker with a half-open circuit and Redis not answering', () => {
+  it('gives up on the probe claim after redisTimeoutMs', async () => {
+    // Connected, but the command is never answered (a stalled server).
+    const stalled = { status: 'ready', set: () => new Promise<never>(() => undefined) };
+    const subscriber = new Redis({ lazyConnect: true, enableOfflineQueue: false });
+    const warnings: Record<string, unknown>[] = [];
+    let nowMs = 10_000;
+    const breaker = new CircuitBreaker(stalled as unknown as Redis, subscriber, {
+      prefix: 'test',
+      failureThreshold: 3,
+      windowMs: 1000,
+      cooldownMs: 1000,
+      redisTimeoutMs: 50,
+      logger: { warn: (fields) => warnings.push(fields) },
+      clock: { now: () => nowMs },
+    });
+    await expect(breaker.start()).rejects.toThrow();
+    subscriber.emit(
+      'message',
+      'test:circuit:events',
+      JSON.stringify({ channelId: 'ch_1', openUntil: 10_500 }),
+    );
+    nowMs = 11_000;
+    await expect(breaker.isAvailable('ch_1')).resolves.toBe(false);
+    expect(warnings).toEqual([{ channelId: 'ch_1', reason: 'Redis did not answer within 50 ms' }]);
+    await breaker.stop();
+    subscriber.disconnect();
   });
 });

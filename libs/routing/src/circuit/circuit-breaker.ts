@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { errorMessageOf } from '@gateway/observability';
 import { isChannelFault, systemClock, type Clock, type UpstreamErrorKind } from '@gateway/providers-core';
-import type { RedisConnection } from '@gateway/redis';
+import { boundedCommand, type RedisConnection } from '@gateway/redis';
 import { parseCircuitEvent } from './circuit-event.parse';
 import { circuitRedisKeys, type CircuitRedisKeys } from './circuit-redis.keys';
 import { RECORD_FAILURE_SCRIPT, RECORD_SUCCESS_SCRIPT, parseCircuitScriptResult } from './circuit.scripts';
@@ -25,6 +25,8 @@ export interface CircuitBreakerOptions {
   syncIntervalMs?: number;
   /** How long a probe holds the half-open slot before another instance may probe. Default: cooldownMs. */
   probeTimeoutMs?: number;
+  /** How long a Redis call a request waits for (the half-open probe) may take. Default 250 ms. */
+  redisTimeoutMs?: number;
   logger: CircuitLogger;
   clock?: Clock;
 }
@@ -173,7 +175,11 @@ export class CircuitBreaker {
     if (outcome !== 0) this.openCircuits.set(channelId, openUntil);
   }
 
-  /** Runs a Redis call whose failure must not reach the request: it is logged, and `fallback` answered. */
+  /**
+   * Runs a Redis call whose failure must not reach the request: it is logged, and `fallback` answered.
+   * Bounded (boundedCommand): during an outage a probe would otherwise hold its request until Redis
+   * is back; a probe claim sent late lapses after probeTimeoutMs.
+   */
   private async withoutRejecting<T>(
     channelId: string,
     warning: string,
@@ -181,7 +187,7 @@ export class CircuitBreaker {
     call: () => Promise<T>,
   ): Promise<T> {
     try {
-      return await call();
+      return await boundedCommand(this.redis, this.options.redisTimeoutMs ?? 250, call);
     } catch (error) {
       this.options.logger.warn({ channelId, reason: errorMessageOf(error) }, warning);
       return fallback;
