@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { waitFor } from '@gateway/testing';
 import { GatewayHarness } from './gateway-harness';
 import { TcpOutageProxy } from './tcp-outage.proxy';
 
@@ -77,6 +78,8 @@ describe('a half-open circuit through a Redis outage', () => {
       expect(harness.logs.some((line) => line.includes('circuit probe not claimed'))).toBe(true);
     } finally {
       await proxy.restore();
+      // Its Redis calls sent during the cut go once it reconnects; closing before that would leave them.
+      await waitFor(async () => (await harness.request('GET', '/readyz')).status === 200, 10_000);
     }
   });
 });

@@ -41,12 +41,9 @@ describe('CircuitBreaker without Redis', () => {
 
 describe('CircuitBreaker with a half-open circuit and Redis gone', () => {
   const offline = new Redis({ lazyConnect: true, enableOfflineQueue: false });
-  // Commands go over a connection built as the gateway's are: it queues what it is sent while
-  // disconnected and retries for ever, so an unbounded probe claim would wait for Redis to come back.
-  const unreachable = new Redis('redis://127.0.0.1:1', { lazyConnect: true, maxRetriesPerRequest: null });
   const warnings: string[] = [];
   let nowMs = 10_000;
-  const breaker = new CircuitBreaker(unreachable, offline, {
+  const breaker = new CircuitBreaker(offline, offline, {
     prefix: 'test',
     failureThreshold: 3,
     windowMs: 1000,
@@ -64,7 +61,6 @@ describe('CircuitBreaker with a half-open circuit and Redis gone', () => {
   afterAll(async () => {
     await breaker.stop();
     offline.disconnect();
-    unreachable.disconnect();
   });
 
   it('answers at once for an open circuit, then refuses the probe it cannot claim instead of rejecting', async () => {
@@ -86,8 +82,37 @@ describe('CircuitBreaker with a half-open circuit and Redis gone', () => {
   });
 });
 
-describe('CircuitBreaker with a half-open circuit and Redis not answering', () => {
-  it('gives up on the probe claim after redisTimeoutMs', async () => {
+describe('CircuitBreaker with a half-open circuit and Redis unreachable', () => {
+  it('refuses the probe claim at once on a connection that would queue it until Redis is back', async () => {
+    // Built as the gateway's connections are: commands sent while disconnected wait in its offline
+    // queue, and it retries for ever.
+    const unreachable = new Redis('redis://127.0.0.1:1', { lazyConnect: true, maxRetriesPerRequest: null });
+    const subscriber = new Redis({ lazyConnect: true, enableOfflineQueue: false });
+    const warnings: Record<string, unknown>[] = [];
+    let nowMs = 10_000;
+    const breaker = new CircuitBreaker(unreachable, subscriber, {
+      prefix: 'test',
+      failureThreshold: 3,
+      windowMs: 1000,
+      cooldownMs: 1000,
+      logger: { warn: (fields) => warnings.push(fields) },
+      clock: { now: () => nowMs },
+    });
+    await expect(breaker.start()).rejects.toThrow();
+    subscriber.emit(
+      'message',
+      'test:circuit:events',
+      JSON.stringify({ channelId: 'ch_1', openUntil: 10_500 }),
+    );
+    nowMs = 11_000;
+    await expect(breaker.isAvailable('ch_1')).resolves.toBe(false);
+    expect(warnings).toEqual([{ channelId: 'ch_1', reason: 'Redis is wait' }]);
+    await breaker.stop();
+    subscriber.disconnect();
+    unreachable.disconnect();
+  });
+
+  it('gives up on the probe claim after redisTimeoutMs when Redis does not answer', async () => {
     // Connected, but the command is never answered (a stalled server).
     const stalled = { status: 'ready', set: () => new Promise<never>(() => undefined) };
     const subscriber = new Redis({ lazyConnect: true, enableOfflineQueue: false });

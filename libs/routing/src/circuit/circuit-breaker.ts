@@ -25,7 +25,11 @@ export interface CircuitBreakerOptions {
   syncIntervalMs?: number;
   /** How long a probe holds the half-open slot before another instance may probe. Default: cooldownMs. */
   probeTimeoutMs?: number;
-  /** How long a Redis call a request waits for (the half-open probe) may take. Default 250 ms. */
+  /**
+   * How long the half-open probe's claim, which its request waits for, may take. Default 250 ms. The
+   * success and failure reports, which nobody waits for, queue through a reconnect instead (a
+   * Sentinel failover must not lose them).
+   */
   redisTimeoutMs?: number;
   logger: CircuitLogger;
   clock?: Clock;
@@ -104,9 +108,13 @@ export class CircuitBreaker {
       channelId,
       'circuit probe not claimed: Redis did not answer; the channel stays unavailable',
       false,
+      // The request waits for this one, so it is bounded (boundedCommand): through an outage the
+      // shared connection would hold it until Redis is back. A claim sent late lapses after
+      // probeTimeoutMs.
       async () =>
-        (await this.redis.set(this.keys.probe(channelId), this.instanceId, 'PX', probeTimeoutMs, 'NX')) ===
-        'OK',
+        (await boundedCommand(this.redis, this.options.redisTimeoutMs ?? 250, () =>
+          this.redis.set(this.keys.probe(channelId), this.instanceId, 'PX', probeTimeoutMs, 'NX'),
+        )) === 'OK',
     );
   }
 
@@ -175,11 +183,7 @@ export class CircuitBreaker {
     if (outcome !== 0) this.openCircuits.set(channelId, openUntil);
   }
 
-  /**
-   * Runs a Redis call whose failure must not reach the request: it is logged, and `fallback` answered.
-   * Bounded (boundedCommand): during an outage a probe would otherwise hold its request until Redis
-   * is back; a probe claim sent late lapses after probeTimeoutMs.
-   */
+  /** Runs a Redis call whose failure must not reach the request: it is logged, and `fallback` answered. */
   private async withoutRejecting<T>(
     channelId: string,
     warning: string,
@@ -187,7 +191,7 @@ export class CircuitBreaker {
     call: () => Promise<T>,
   ): Promise<T> {
     try {
-      return await boundedCommand(this.redis, this.options.redisTimeoutMs ?? 250, call);
+      return await call();
     } catch (error) {
       this.options.logger.warn({ channelId, reason: errorMessageOf(error) }, warning);
       return fallback;
