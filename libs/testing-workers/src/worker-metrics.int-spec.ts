@@ -65,6 +65,15 @@ describe('worker /metrics (production build)', () => {
     database = await createTestDatabase();
   }, 120_000);
 
+  /** What every worker here runs with: the test's database and Redis prefix, no admin API. */
+  const workerEnv = () => ({
+    DATABASE_URL: database.url,
+    REDIS_URL,
+    REDIS_PREFIX: prefix,
+    MASTER_KEY: randomBytes(32).toString('hex'),
+    ADMIN_API_ENABLED: 'false',
+  });
+
   afterAll(async () => {
     await Promise.all(running.map((worker) => worker.kill()));
     await database?.drop();
@@ -76,11 +85,7 @@ describe('worker /metrics (production build)', () => {
     async (name) => {
       const port = await freePort();
       const worker = built.start(name, {
-        DATABASE_URL: database.url,
-        REDIS_URL,
-        REDIS_PREFIX: prefix,
-        MASTER_KEY: randomBytes(32).toString('hex'),
-        ADMIN_API_ENABLED: 'false',
+        ...workerEnv(),
         LOG_LEVEL: 'info',
         SHUTDOWN_GRACE_MS: '500',
         WORKER_METRICS_PORT: String(port),
@@ -136,11 +141,7 @@ describe('worker /metrics (production build)', () => {
     );
     try {
       const worker = built.start('worker-assets', {
-        DATABASE_URL: database.url,
-        REDIS_URL,
-        REDIS_PREFIX: prefix,
-        MASTER_KEY: randomBytes(32).toString('hex'),
-        ADMIN_API_ENABLED: 'false',
+        ...workerEnv(),
         LOG_LEVEL: 'info',
         SHUTDOWN_GRACE_MS: '500',
         // Unset: the production default applies (BuiltApps turns the listener off otherwise).
@@ -161,11 +162,7 @@ describe('worker /metrics (production build)', () => {
 
   it('samples nothing while idle when /metrics is off', async () => {
     const worker = built.start('worker-text', {
-      DATABASE_URL: database.url,
-      REDIS_URL,
-      REDIS_PREFIX: prefix,
-      MASTER_KEY: randomBytes(32).toString('hex'),
-      ADMIN_API_ENABLED: 'false',
+      ...workerEnv(),
       WORKER_METRICS_PORT: '0',
     });
     running.push(worker);
@@ -188,11 +185,7 @@ describe('worker /metrics (production build)', () => {
     const port = typeof address === 'object' && address ? address.port : 0;
     try {
       const worker = built.start('worker-text', {
-        DATABASE_URL: database.url,
-        REDIS_URL,
-        REDIS_PREFIX: prefix,
-        MASTER_KEY: randomBytes(32).toString('hex'),
-        ADMIN_API_ENABLED: 'false',
+        ...workerEnv(),
         WORKER_METRICS_PORT: String(port),
         WORKER_METRICS_HOST: '127.0.0.1',
       });
