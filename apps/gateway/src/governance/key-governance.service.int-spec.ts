@@ -243,6 +243,34 @@ describe('KeyGovernanceService (Redis and Postgres)', () => {
     connection.disconnect();
   });
 
+  it('far from its limits, the next allowance is taken before the last runs out: only the first request waits', async () => {
+    const { calls, connection } = await countedGovernance();
+    const prefix = `govtest-${randomBytes(4).toString('hex')}`;
+    const limiter = new RedisLimiter(connection, {
+      prefix,
+      leaseMs: 60_000,
+      timeoutMs: 250,
+      clock: { now: () => now },
+    });
+    const scope = { kind: 'key' as const, id: 'key_refill', limits: { requestsPerMinute: 100_000 } };
+    const limitRequest = { accountId: 'acct_refill', scopes: [scope], tokens: 0, now };
+    let waited = 0;
+    for (let index = 0; index < 300; index += 1) {
+      const verdict = limiter.admit(limitRequest);
+      if (verdict instanceof Promise) waited += 1;
+      expect((await verdict).kind).toBe('admitted');
+      // What a request's upstream call takes: time for a refill under way to land.
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    expect(waited).toBe(1);
+    // 300 requests from allowances of at most 64: several refills, none of them waited for.
+    expect(calls()).toBeGreaterThanOrEqual(5);
+    // Exact: once this instance gives back what it holds, Redis has counted the 300 and no more.
+    await limiter.beforeApplicationShutdown();
+    expect((await limiter.figuresOf('acct_refill', scope, now))?.requests).toBe(300);
+    connection.disconnect();
+  });
+
   it('while Redis is down, what an allowance covers is admitted with its headers; the rest fails open', async () => {
     const { measured, connection } = await countedGovernance();
     const key = keyWith({ keyLimits: { requestsPerMinute: 10_000 } });

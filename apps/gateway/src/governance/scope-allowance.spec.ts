@@ -97,4 +97,17 @@ describe('ScopeAllowance', () => {
     allowance.enter(WINDOW + 60_000);
     expect(allowance.take(ALL, 100).need).toEqual({ requests: 1, tokens: 100, slots: 0 });
   });
+
+  it('runs low at a quarter of a large grant, and never for a small one (near a limit)', () => {
+    const large = allowanceWith({ requests: 64, tokens: 6400, slots: 0 });
+    for (let request = 0; request < 47; request += 1) large.takeCovered(ALL, 100);
+    // 17 requests and 1,700 tokens left of 64 and 6,400.
+    expect(large.runningLow(ALL, 100)).toBe(false);
+    large.takeCovered(ALL, 100);
+    expect(large.runningLow(ALL, 100)).toBe(true);
+
+    const small = allowanceWith({ requests: 7, tokens: 700, slots: 0 });
+    for (let request = 0; request < 7; request += 1) small.takeCovered(ALL, 100);
+    expect(small.runningLow(ALL, 100)).toBe(false);
+  });
 });

@@ -9,6 +9,9 @@ export type AllowanceChange =
   | { readonly kind: 'requests' | 'tokens'; readonly window: number; readonly delta: number }
   | { readonly kind: 'release-slots' | 'renew-slots'; readonly slots: readonly string[] };
 
+/** The smallest grant (in requests' worth) that is refilled before it runs out. */
+const REFILL_FLOOR = 8;
+
 /** What one scope's counters held before the request, as this instance knows them (the headers). */
 export interface ScopeFigures {
   requests: number;
@@ -39,6 +42,8 @@ export class ScopeAllowance {
   private tokensHeld = 0;
   /** The extra tokens Redis gave last: what this instance keeps unused before giving tokens back. */
   private tokensKept = 0;
+  /** The extra requests Redis gave last (the size of the allowance being spent). */
+  private requestsGranted = 0;
   /** Slot ids this instance holds in Redis, in use or not. */
   private slots: string[] = [];
   private slotsInUse = 0;
@@ -56,6 +61,7 @@ export class ScopeAllowance {
     this.tokensCounted = 0;
     this.tokensHeld = 0;
     this.tokensKept = 0;
+    this.requestsGranted = 0;
   }
 
   /** Whether the allowance covers one request whole, so that it needs no round trip. */
@@ -64,6 +70,28 @@ export class ScopeAllowance {
       (!limits.requestsPerMinute || this.requestsHeld > 0) &&
       (!limits.tokensPerMinute || tokens === 0 || this.tokensHeld >= tokens) &&
       (!limits.concurrentRequests || this.slotsInUse < this.slots.length)
+    );
+  }
+
+  // perf-machinery: allowance-refill (docs/performance-machinery.md)
+  /**
+   * Whether to take the next allowance before this one runs out (RedisLimiter's refill): a quarter or
+   * less is left of a grant of at least REFILL_FLOOR requests' worth, of requests, tokens or slots. A
+   * scope near its limits gets smaller grants (a share of what remains), so it is never refilled
+   * ahead and each of its requests is counted in Redis as it comes.
+   */
+  runningLow(limits: GovernanceLimits, tokens: number): boolean {
+    return (
+      (!!limits.requestsPerMinute &&
+        this.requestsGranted >= REFILL_FLOOR &&
+        this.requestsHeld * 4 <= this.requestsGranted) ||
+      (!!limits.tokensPerMinute &&
+        tokens > 0 &&
+        this.tokensKept >= REFILL_FLOOR * tokens &&
+        this.tokensHeld * 4 <= this.tokensKept) ||
+      (!!limits.concurrentRequests &&
+        this.slotsKept >= REFILL_FLOOR &&
+        (this.slots.length - this.slotsInUse) * 4 <= this.slotsKept)
     );
   }
 
@@ -120,6 +148,7 @@ export class ScopeAllowance {
     if (taken.requests > 0) {
       this.requestsCounted = Math.max(this.requestsCounted, counts.requests);
       this.requestsHeld += taken.requests - need.requests;
+      this.requestsGranted = taken.requests - need.requests;
     }
     if (taken.tokens > 0) {
       this.tokensCounted = Math.max(this.tokensCounted, counts.tokens);
