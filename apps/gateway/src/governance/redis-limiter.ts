@@ -195,7 +195,8 @@ export class RedisLimiter {
    * Takes the next allowance of a request's scopes while a quarter of the last one is still left, so
    * that no request waits for it: the request that found an allowance empty waited for the script's
    * round trip (one in 65 of a busy key's requests, 0.2 ms on an idle machine and 4-6 ms with both
-   * cores busy). It asks as for one more request like this one and holds all that Redis gives, under
+   * cores busy). It asks as for one more request like this one, of what runs low only
+   * (ScopeAllowance.refillNeed), and holds all that Redis gives, under
    * the same share and caps; a scope near its limits gets small grants and is never refilled ahead
    * (ScopeAllowance.runningLow), so there every request is still counted in Redis as it comes.
    */
@@ -204,12 +205,7 @@ export class RedisLimiter {
     const takes = request.scopes.map((scope) => {
       const held = this.heldOf(request.accountId, scope);
       this.refilling.add(held);
-      const need = {
-        requests: scope.limits.requestsPerMinute ? 1 : 0,
-        tokens: scope.limits.tokensPerMinute ? request.tokens : 0,
-        slots: scope.limits.concurrentRequests ? 1 : 0,
-      };
-      return { held, need };
+      return { held, need: held.allowance.refillNeed(scope.limits, request.tokens) };
     });
     try {
       const answer = await this.takeFromRedis(request, window, takes);

@@ -105,6 +105,8 @@ describe('ScopeAllowance', () => {
     expect(large.runningLow(ALL, 100)).toBe(false);
     large.takeCovered(ALL, 100);
     expect(large.runningLow(ALL, 100)).toBe(true);
+    // Asked only of what runs low: it took no spare slots, so it asks none.
+    expect(large.refillNeed(ALL, 100)).toEqual({ requests: 1, tokens: 100, slots: 0 });
 
     const small = allowanceWith({ requests: 7, tokens: 700, slots: 0 });
     for (let request = 0; request < 7; request += 1) small.takeCovered(ALL, 100);

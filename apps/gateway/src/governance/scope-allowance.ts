@@ -81,17 +81,43 @@ export class ScopeAllowance {
    * ahead and each of its requests is counted in Redis as it comes.
    */
   runningLow(limits: GovernanceLimits, tokens: number): boolean {
+    return this.requestsLow(limits) || this.tokensLow(limits, tokens) || this.slotsLow(limits);
+  }
+
+  /**
+   * What a refill asks Redis for, as for one more request: only of what runs low (Redis adds its
+   * share only to what is asked), so that slots are not taken and given back with every refill.
+   */
+  refillNeed(limits: GovernanceLimits, tokens: number): ScopeTake {
+    return {
+      requests: this.requestsLow(limits) ? 1 : 0,
+      tokens: this.tokensLow(limits, tokens) ? tokens : 0,
+      slots: this.slotsLow(limits) ? 1 : 0,
+    };
+  }
+
+  private requestsLow(limits: GovernanceLimits): boolean {
     return (
-      (!!limits.requestsPerMinute &&
-        this.requestsGranted >= REFILL_FLOOR &&
-        this.requestsHeld * 4 <= this.requestsGranted) ||
-      (!!limits.tokensPerMinute &&
-        tokens > 0 &&
-        this.tokensKept >= REFILL_FLOOR * tokens &&
-        this.tokensHeld * 4 <= this.tokensKept) ||
-      (!!limits.concurrentRequests &&
-        this.slotsKept >= REFILL_FLOOR &&
-        (this.slots.length - this.slotsInUse) * 4 <= this.slotsKept)
+      !!limits.requestsPerMinute &&
+      this.requestsGranted >= REFILL_FLOOR &&
+      this.requestsHeld * 4 <= this.requestsGranted
+    );
+  }
+
+  private tokensLow(limits: GovernanceLimits, tokens: number): boolean {
+    return (
+      !!limits.tokensPerMinute &&
+      tokens > 0 &&
+      this.tokensKept >= REFILL_FLOOR * tokens &&
+      this.tokensHeld * 4 <= this.tokensKept
+    );
+  }
+
+  private slotsLow(limits: GovernanceLimits): boolean {
+    return (
+      !!limits.concurrentRequests &&
+      this.slotsKept >= REFILL_FLOOR &&
+      (this.slots.length - this.slotsInUse) * 4 <= this.slotsKept
     );
   }
 
