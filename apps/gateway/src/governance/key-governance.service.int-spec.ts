@@ -33,6 +33,16 @@ describe('KeyGovernanceService (Redis and Postgres)', () => {
    * The service as the pipeline awaits it: `admit` answers at once when nothing needs a round trip
    * (and throws a refusal decided so), a promise otherwise; awaited, both read as a promise.
    */
+  /** The limiter of these tests: a lease of a minute, the gateway's 250 ms bound, the test's clock. */
+  function limiterOn(connection: Redis, prefix = `govtest-${randomBytes(4).toString('hex')}`): RedisLimiter {
+    return new RedisLimiter(connection, {
+      prefix,
+      leaseMs: 60_000,
+      timeoutMs: 250,
+      clock: { now: () => now },
+    });
+  }
+
   function governanceOn(
     connection: Redis,
     prefix = `govtest-${randomBytes(4).toString('hex')}`,
@@ -40,12 +50,7 @@ describe('KeyGovernanceService (Redis and Postgres)', () => {
     const logger = pino({ level: 'silent' });
     const reservations = new GovernanceReservations(pool);
     const service = new KeyGovernanceService(
-      new RedisLimiter(connection, {
-        prefix,
-        leaseMs: 60_000,
-        timeoutMs: 250,
-        clock: { now: () => now },
-      }),
+      limiterOn(connection, prefix),
       reservations,
       new GovernanceRefusalLog(new SettlementService(pool), metrics, logger),
       metrics,
@@ -245,13 +250,7 @@ describe('KeyGovernanceService (Redis and Postgres)', () => {
 
   it('far from its limits, the next allowance is taken before the last runs out: only the first request waits', async () => {
     const { calls, connection } = await countedGovernance();
-    const prefix = `govtest-${randomBytes(4).toString('hex')}`;
-    const limiter = new RedisLimiter(connection, {
-      prefix,
-      leaseMs: 60_000,
-      timeoutMs: 250,
-      clock: { now: () => now },
-    });
+    const limiter = limiterOn(connection);
     const scope = { kind: 'key' as const, id: 'key_refill', limits: { requestsPerMinute: 100_000 } };
     const limitRequest = { accountId: 'acct_refill', scopes: [scope], tokens: 0, now };
     let waited = 0;
@@ -376,12 +375,7 @@ describe('KeyGovernanceService (Redis and Postgres)', () => {
 
   it('a release still waiting is sent when the gateway shuts down', async () => {
     const prefix = `govtest-${randomBytes(4).toString('hex')}`;
-    const limiter = new RedisLimiter(redis, {
-      prefix,
-      leaseMs: 60_000,
-      timeoutMs: 250,
-      clock: { now: () => now },
-    });
+    const limiter = limiterOn(redis, prefix);
     const scope = { kind: 'key' as const, id: 'key_shutdown', limits: { concurrentRequests: 1 } };
     const limitRequest = {
       accountId: 'acct_shutdown',
