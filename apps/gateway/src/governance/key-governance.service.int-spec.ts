@@ -473,7 +473,13 @@ describe('KeyGovernanceService (Redis and Postgres)', () => {
   });
 
   it('fails open when Redis is unreachable, counted, while budgets still hold', async () => {
-    const unreachable = new Redis('redis://127.0.0.1:1', { maxRetriesPerRequest: null, lazyConnect: true });
+    const unreachable = new Redis('redis://127.0.0.1:1', {
+      maxRetriesPerRequest: null,
+      lazyConnect: true,
+      // Its socket closed when it was refused, so disconnect() would wait out ioredis' 2 s for a close
+      // that already came, and keep the Jest worker alive past the run.
+      disconnectTimeout: 10,
+    });
     unreachable.on('error', () => undefined);
     void unreachable.connect().catch(() => undefined);
     const cut = governanceOn(unreachable);
