@@ -1,4 +1,5 @@
 import { GatewayHarness, type TextDemo } from './gateway-harness';
+import { outageStep } from './outage-step';
 import { TcpOutageProxy } from './tcp-outage.proxy';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -39,29 +40,8 @@ describe('governance through a Redis outage', () => {
     return Number(line?.split(' ').at(-1) ?? 0);
   }
 
-  /**
-   * A step taken with Redis away, which must end. Once in .ci/run one of them hung until Jest's 60 s, so
-   * Redis was never brought back and the teardown hung too; now a hang fails naming its step, with the
-   * gateway's last log lines, and `finally` brings Redis back.
-   */
-  async function step<T>(name: string, promise: Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const hung = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        const logs = harness.logs.slice(-20).join('\n');
-        reject(
-          new Error(
-            `${name} did not end within ${STEP_MS} ms with Redis away; the gateway's last lines:\n${logs}`,
-          ),
-        );
-      }, STEP_MS);
-    });
-    try {
-      return await Promise.race([promise, hung]);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
+  /** A step taken with Redis away, bounded (outageStep). */
+  const step = <T>(name: string, promise: Promise<T>) => outageStep(harness, name, promise, STEP_MS);
 
   it('serves requests within limits, counts them as failed open, and still enforces budgets', async () => {
     const limited = await harness.createKey(demo.accountId, {

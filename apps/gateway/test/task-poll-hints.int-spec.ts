@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { GatewayHarness, type HttpAnswer } from './gateway-harness';
+import { outageStep } from './outage-step';
+import { TcpOutageProxy } from './tcp-outage.proxy';
 import { newVideoAccount } from './video-demo';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 const randomPart = () => randomBytes(16).toString('base64url').slice(0, 22);
 
@@ -11,14 +15,20 @@ const randomPart = () => randomBytes(16).toString('base64url').slice(0, 22);
  * with no worker running, so that each query finds them so; once a row is finished, no header.
  */
 describe('poll hints on every style of task query', () => {
+  let proxy: TcpOutageProxy;
   let harness: GatewayHarness;
   let account: { key: string; keyId: string; accountId: string };
 
   beforeAll(async () => {
-    harness = await GatewayHarness.start();
+    // Redis through a proxy the outage test below can cut.
+    proxy = await TcpOutageProxy.start(REDIS_URL);
+    harness = await GatewayHarness.start({ REDIS_URL: proxy.url(REDIS_URL) });
     account = await newVideoAccount(harness);
   });
-  afterAll(() => harness.close());
+  afterAll(async () => {
+    await harness?.close();
+    await proxy?.close();
+  });
 
   async function insertTask(
     prefix: string,
@@ -133,5 +143,20 @@ describe('poll hints on every style of task query', () => {
       'GetAsset, active',
       await post('/v1/theta/asset/GetAsset', { Id: await insertAsset('Active') }),
     );
+  });
+
+  it("answers at once with the schedule's hint while Redis is away (the due time cannot be read)", async () => {
+    const id = await insertTask('video');
+    await proxy.cut();
+    try {
+      for (const [name, query] of videoQueries(id)) {
+        const started = Date.now();
+        expectHint(name, await outageStep(harness, name, query(), 10_000));
+        // The due time's read is refused or given up after 50 ms; it never waits for Redis to return.
+        expect({ name, fast: Date.now() - started < 2_000 }).toEqual({ name, fast: true });
+      }
+    } finally {
+      await proxy.restore();
+    }
   });
 });

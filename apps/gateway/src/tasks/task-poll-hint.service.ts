@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { RedisConnection } from '@gateway/redis';
+import { boundedCommand, type RedisConnection } from '@gateway/redis';
 import type { GatewayConfig } from '@gateway/config';
 import type { Task } from '@gateway/db';
 import {
@@ -94,19 +94,15 @@ export class TaskPollHints {
     return queue === undefined ? undefined : this.delayedDueMs(queue, taskStepJobId(task.id));
   }
 
-  /** When job `jobId` of `queue` is due, if it waits in the queue's delayed set. */
+  /**
+   * When job `jobId` of `queue` is due, if it waits in the delayed set. Bounded (boundedCommand): it
+   * rejects when Redis cannot say at once, and the callers answer with the schedule.
+   */
   private async delayedDueMs(queue: string, jobId: string): Promise<number | undefined> {
-    if (this.redis.status !== 'ready') return undefined;
     const key = `${this.config.queuePrefix}:${queue}:delayed`;
-    let timer: NodeJS.Timeout | undefined;
-    const elapsed = new Promise<null>((resolve) => {
-      timer = setTimeout(() => resolve(null), STEP_DUE_READ_TIMEOUT_MS);
-    });
-    try {
-      const score = await Promise.race([this.redis.zscore(key, jobId), elapsed]);
-      return score === null ? undefined : Math.floor(Number(score) / DELAYED_SCORE_FACTOR);
-    } finally {
-      clearTimeout(timer);
-    }
+    const score = await boundedCommand(this.redis, STEP_DUE_READ_TIMEOUT_MS, () =>
+      this.redis.zscore(key, jobId),
+    );
+    return score === null ? undefined : Math.floor(Number(score) / DELAYED_SCORE_FACTOR);
   }
 }

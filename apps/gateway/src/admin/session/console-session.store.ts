@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type Redis from 'ioredis';
 import type { GatewayConfig } from '@gateway/config';
 import { GatewayError } from '@gateway/errors';
+import { boundedCommand } from '@gateway/redis';
 import { CONFIG, REDIS } from '../../platform/infrastructure/tokens';
 
 /** A signed-in console session as the server keeps it. */
@@ -60,18 +61,10 @@ export class ConsoleSessionStore {
   }
 
   private async call<T>(command: (redis: Redis) => Promise<T>): Promise<T> {
-    // A command sent while disconnected would wait in ioredis' offline queue until Redis came back.
-    if (this.redis.status !== 'ready') throw sessionsUnavailable();
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(sessionsUnavailable()), REDIS_TIMEOUT_MS);
-    });
     try {
-      return await Promise.race([command(this.redis), timeout]);
+      return await boundedCommand(this.redis, REDIS_TIMEOUT_MS, () => command(this.redis));
     } catch (error) {
-      throw error instanceof GatewayError ? error : sessionsUnavailable(error);
-    } finally {
-      clearTimeout(timer);
+      throw sessionsUnavailable(error);
     }
   }
 }
