@@ -77,6 +77,25 @@ export default [
     languageOptions: { globals: globals.browser },
   },
   {
+    // class-validator's index loads every check it has (libphonenumber-js's metadata among them).
+    files: ['apps/**/*.ts', 'libs/**/*.ts'],
+    ignores: ['**/*.spec.ts', '**/*.int-spec.ts', 'libs/providers/core/src/class-validator.parts.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'class-validator',
+              message:
+                'Import it from @gateway/providers-core (class-validator.parts.ts), which loads each part alone.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Services return values; only the generation pipeline and controllers write HTTP answers.
     files: ['apps/gateway/src/**/*.service.ts'],
     rules: {

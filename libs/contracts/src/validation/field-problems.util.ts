@@ -1,4 +1,4 @@
-import { ValidationError } from 'class-validator';
+import type { ValidationError } from '@gateway/providers-core';
 
 /** One thing wrong with a request, at the path of the field as written on the wire. */
 export interface FieldProblem {

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
-import { ValidateIf } from 'class-validator';
+import { ValidateIf } from '@gateway/providers-core';
 import type { BodyCheckContext } from './forwarded-url.check';
 import { RecordCondition } from './plain-rules.registry';
 import { ValidateRule } from './rule.decorator';

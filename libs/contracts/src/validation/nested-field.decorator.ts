@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { ValidateNested } from 'class-validator';
+import { ValidateNested } from '@gateway/providers-core';
 import { combinePropertyDecorators, Field, FieldOptions } from './field.decorator';
 import { DtoClass, RecordNested } from './plain-rules.registry';
 import { checkJsonObject, checkList, ListRules, listSchema } from './value-checks.util';

@@ -1,4 +1,4 @@
-import { getMetadataStorage, ValidationTypes } from 'class-validator';
+import { getMetadataStorage, ValidationTypes } from '@gateway/providers-core';
 import type { Rule } from './rule.decorator';
 
 /**

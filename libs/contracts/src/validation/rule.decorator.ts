@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { registerDecorator, ValidateBy, ValidationArguments } from 'class-validator';
+import { registerDecorator, ValidateBy, type ValidationArguments } from '@gateway/providers-core';
 import { type BodyCheckContext, STRICT_BODY_CHECKS } from './forwarded-url.check';
 import { RecordRule } from './plain-rules.registry';
 

@@ -1,5 +1,5 @@
 import { ClassConstructor, ClassTransformOptions, plainToInstance } from 'class-transformer';
-import { validateSync, ValidatorOptions } from 'class-validator';
+import { validateSync, type ValidatorOptions } from '@gateway/providers-core';
 import { FieldProblem, toFieldProblems, toProblem, WHOLE_BODY_FIELD } from './field-problems.util';
 import { BODY_SHAPE_LIMITS } from './body-limits.constants';
 import { findShapeProblem } from './json-shape.check';

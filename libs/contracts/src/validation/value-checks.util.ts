@@ -1,4 +1,4 @@
-import { isBase64, isISO8601, isURL } from 'class-validator';
+import { isBase64, isISO8601, isURL } from '@gateway/providers-core';
 import { hasUnstorableText, UNSTORABLE_TEXT_PROBLEM } from './storable-text.check';
 
 /**

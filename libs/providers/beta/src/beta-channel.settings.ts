@@ -1,4 +1,4 @@
-import { IsOptional, Matches } from 'class-validator';
+import { IsOptional, Matches } from '@gateway/providers-core';
 import { BETA_DEFAULT_REGION, BETA_DEFAULT_SERVICE } from './beta-signature';
 
 /** A region or service name as the signing scope writes it. */

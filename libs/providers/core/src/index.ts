@@ -19,6 +19,7 @@ export * from './channel-type/channel-settings.parse';
 export * from './channel-type/channel-type';
 export * from './channel-type/channel-type-definition';
 export * from './channel-type/secret-setting.decorator';
+export * from './class-validator.parts';
 export * from './clock';
 export * from './http-client';
 export * from './http-error-class.util';

@@ -1,5 +1,11 @@
-import { parseAccessKeyPair, SecretSetting, type AccessKeyPairCredentials } from '@gateway/providers-core';
-import { IsUrl, ValidateBy, ValidateIf } from 'class-validator';
+import {
+  IsUrl,
+  parseAccessKeyPair,
+  SecretSetting,
+  ValidateBy,
+  ValidateIf,
+  type AccessKeyPairCredentials,
+} from '@gateway/providers-core';
 
 /** The control-plane key's form, as a settings problem names it (never with the value). */
 export const ETA_CONTROL_PLANE_KEY_FORM = 'AccessKey|SecretKey';

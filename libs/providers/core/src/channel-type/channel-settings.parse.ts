@@ -1,5 +1,5 @@
 import { plainToInstance } from 'class-transformer';
-import { validateSync, type ValidationError } from 'class-validator';
+import { validateSync, type ValidationError } from '../class-validator.parts';
 import { isJsonObject } from '../json-object.util';
 
 /**
