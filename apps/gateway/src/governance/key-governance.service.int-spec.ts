@@ -29,12 +29,11 @@ describe('KeyGovernanceService (Redis and Postgres)', () => {
   let now = T0;
   let counter = 0;
 
-  /**
-   * The service as the pipeline awaits it: `admit` answers at once when nothing needs a round trip
-   * (and throws a refusal decided so), a promise otherwise; awaited, both read as a promise.
-   */
+  /** A Redis prefix of its own, so that no test sees another's counters. */
+  const freshPrefix = () => `govtest-${randomBytes(4).toString('hex')}`;
+
   /** The limiter of these tests: a lease of a minute, the gateway's 250 ms bound, the test's clock. */
-  function limiterOn(connection: Redis, prefix = `govtest-${randomBytes(4).toString('hex')}`): RedisLimiter {
+  function limiterOn(connection: Redis, prefix = freshPrefix()): RedisLimiter {
     return new RedisLimiter(connection, {
       prefix,
       leaseMs: 60_000,
@@ -43,10 +42,11 @@ describe('KeyGovernanceService (Redis and Postgres)', () => {
     });
   }
 
-  function governanceOn(
-    connection: Redis,
-    prefix = `govtest-${randomBytes(4).toString('hex')}`,
-  ): AwaitedGovernance {
+  /**
+   * The service as the pipeline awaits it: `admit` answers at once when nothing needs a round trip
+   * (and throws a refusal decided so), a promise otherwise; awaited, both read as a promise.
+   */
+  function governanceOn(connection: Redis, prefix = freshPrefix()): AwaitedGovernance {
     const logger = pino({ level: 'silent' });
     const reservations = new GovernanceReservations(pool);
     const service = new KeyGovernanceService(
@@ -289,7 +289,7 @@ describe('KeyGovernanceService (Redis and Postgres)', () => {
   });
 
   it('near its limits, every request is counted in Redis: a slot and tokens freed on one instance serve another', async () => {
-    const prefix = `govtest-${randomBytes(4).toString('hex')}`;
+    const prefix = freshPrefix();
     const first = await countedGovernance(prefix);
     const second = await countedGovernance(prefix);
     const key = keyWith({ keyLimits: { concurrentRequests: 1, tokensPerMinute: 1000 } });
@@ -319,7 +319,7 @@ describe('KeyGovernanceService (Redis and Postgres)', () => {
   });
 
   it('allowances never admit past a limit, and none is left unused while both instances keep asking', async () => {
-    const prefix = `govtest-${randomBytes(4).toString('hex')}`;
+    const prefix = freshPrefix();
     const first = await countedGovernance(prefix);
     const second = await countedGovernance(prefix);
     const key = keyWith({ keyLimits: { requestsPerMinute: 1000 } });
@@ -344,7 +344,7 @@ describe('KeyGovernanceService (Redis and Postgres)', () => {
   });
 
   it("an instance that stops receiving a scope's requests gives its allowance back within a tick", async () => {
-    const prefix = `govtest-${randomBytes(4).toString('hex')}`;
+    const prefix = freshPrefix();
     const first = await countedGovernance(prefix);
     const second = await countedGovernance(prefix);
     const key = keyWith({ keyLimits: { requestsPerMinute: 1000 } });
@@ -374,7 +374,7 @@ describe('KeyGovernanceService (Redis and Postgres)', () => {
   });
 
   it('a release still waiting is sent when the gateway shuts down', async () => {
-    const prefix = `govtest-${randomBytes(4).toString('hex')}`;
+    const prefix = freshPrefix();
     const limiter = limiterOn(redis, prefix);
     const scope = { kind: 'key' as const, id: 'key_shutdown', limits: { concurrentRequests: 1 } };
     const limitRequest = {

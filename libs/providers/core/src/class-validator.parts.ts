@@ -14,7 +14,10 @@ type Parts = typeof ClassValidator;
 function partOf<Name extends keyof Parts>(path: string, name: Name): Parts[Name] {
   // A deep module of a CommonJS package, chosen by path: `import` would need a declaration per path.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (require(`class-validator/cjs/${path}`) as Parts)[name];
+  const part = (require(`class-validator/cjs/${path}`) as Parts)[name];
+  // A release that moves a part fails every start here, by name, not at its first use.
+  if (part === undefined) throw new Error(`class-validator has no ${name} in cjs/${path}`);
+  return part;
 }
 
 export type { ValidationArguments, ValidatorOptions } from 'class-validator';
